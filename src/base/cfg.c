@@ -1,0 +1,381 @@
+/* Typed configuration with origins (see cfg.h). INI parsing is done by inih; this module keeps
+ * the settings, checks them against each module's key table and reports file:line on errors. */
+#include "base/cfg.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct setting {
+    char *key, *value, *file;
+    long line;
+    bool claimed;
+};
+
+struct binding {
+    const char *group;
+    const struct cfg_key *keys;
+    size_t n;
+    void *obj;
+};
+
+struct cfg {
+    struct setting *set;
+    size_t nset, capset;
+    struct binding *bind;
+    size_t nbind, capbind;
+};
+
+struct cfg *cfg_create(void) { return calloc(1, sizeof(struct cfg)); }
+
+void cfg_destroy(struct cfg *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->nset; i++) {
+        free(c->set[i].key);
+        free(c->set[i].value);
+        free(c->set[i].file);
+    }
+    free(c->set);
+    free(c->bind);
+    free(c);
+}
+
+static struct setting *find(const struct cfg *c, const char *key) {
+    for (size_t i = 0; i < c->nset; i++)
+        if (strcasecmp(c->set[i].key, key) == 0) return &c->set[i];
+    return NULL;
+}
+
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+int cfg_set(struct cfg *c, const char *key, const char *value, const char *file, long line,
+            struct ws_err *e) {
+    if (!key[0]) return ws_fail(e, "%s:%ld: empty key", file, line);
+    struct setting *s = find(c, key);
+    if (!s) {
+        if (c->nset == c->capset) {
+            size_t cap = c->capset ? 2 * c->capset : 64;
+            struct setting *ns = realloc(c->set, cap * sizeof *ns);
+            if (!ns) return ws_fail(e, "out of memory");
+            c->set = ns;
+            c->capset = cap;
+        }
+        s = &c->set[c->nset++];
+        memset(s, 0, sizeof *s);
+        s->key = strdup(key);
+    } else {
+        free(s->value);
+        free(s->file);
+    }
+    s->value = strdup(value);
+    s->file = strdup(file);
+    s->line = line;
+    return 0;
+}
+
+int cfg_set_arg(struct cfg *c, const char *assign, int index, struct ws_err *e) {
+    char buf[1024];
+    char where[32];
+    snprintf(where, sizeof where, "--set #%d", index);
+    if (strlen(assign) >= sizeof buf) return ws_fail(e, "%s: option too long", where);
+    strcpy(buf, assign);
+    char *eq = strchr(buf, '=');
+    if (!eq) return ws_fail(e, "%s: expected section.key=value, got '%s'", where, assign);
+    *eq = '\0';
+    char *k = trim(buf), *v = trim(eq + 1);
+    if (!strchr(k, '.')) return ws_fail(e, "%s: key '%s' needs a section (section.key)", where, k);
+    return cfg_set(c, k, v, where, 0, e);
+}
+
+/* inih calls the reader once per line, which is how we learn line numbers without inih's
+ * optional INI_HANDLER_LINENO build flag. */
+struct ini_ctx {
+    struct cfg *c;
+    const char *name;
+    long line;
+    int failed;
+    struct ws_err *e;
+    FILE *f;          /* when reading a file */
+    const char *text; /* when reading a string */
+};
+
+static char *reader_file(char *str, int num, void *stream) {
+    struct ini_ctx *x = stream;
+    char *r = fgets(str, num, x->f);
+    if (r) x->line++;
+    return r;
+}
+
+static char *reader_string(char *str, int num, void *stream) {
+    struct ini_ctx *x = stream;
+    if (!*x->text) return NULL;
+    int i = 0;
+    while (i < num - 1 && x->text[i] && x->text[i] != '\n') i++;
+    if (x->text[i] == '\n' && i < num - 1) i++;
+    memcpy(str, x->text, (size_t)i);
+    str[i] = '\0';
+    x->text += i;
+    x->line++;
+    return str;
+}
+
+static int ini_handler(void *user, const char *section, const char *name, const char *value) {
+    struct ini_ctx *x = user;
+    if (x->failed) return 0;
+    char key[512];
+    if (!section[0]) {
+        ws_fail(x->e, "%s:%ld: key '%s' is outside any [section]", x->name, x->line, name);
+        x->failed = 1;
+        return 0;
+    }
+    snprintf(key, sizeof key, "%s.%s", section, name);
+    if (cfg_set(x->c, key, value, x->name, x->line, x->e) != 0) {
+        x->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static int finish_parse(struct ini_ctx *x, int rc) {
+    if (x->failed) return -1;
+    if (rc > 0) return ws_fail(x->e, "%s:%d: malformed line (expected [section] or key = value)",
+                               x->name, rc);
+    if (rc < 0) return ws_fail(x->e, "%s: cannot read", x->name);
+    return 0;
+}
+
+int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {
+    FILE *f = fopen(path, "r");
+    if (!f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
+    struct ini_ctx x = {.c = c, .name = path, .e = e, .f = f};
+    int rc = ini_parse_stream(reader_file, &x, ini_handler, &x);
+    fclose(f);
+    return finish_parse(&x, rc);
+}
+
+int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e) {
+    struct ini_ctx x = {.c = c, .name = name, .e = e, .text = text};
+    int rc = ini_parse_stream(reader_string, &x, ini_handler, &x);
+    return finish_parse(&x, rc);
+}
+
+const char *cfg_raw(const struct cfg *c, const char *key) {
+    struct setting *s = find(c, key);
+    return s ? s->value : NULL;
+}
+
+void cfg_claim(struct cfg *c, const char *key) {
+    struct setting *s = find(c, key);
+    if (s) s->claimed = true;
+}
+
+const char *cfg_origin(const struct cfg *c, const char *key, char *buf, size_t n) {
+    struct setting *s = find(c, key);
+    if (!s) {
+        snprintf(buf, n, "%s", "default");
+    } else if (s->line > 0) {
+        snprintf(buf, n, "%s:%ld", s->file, s->line);
+    } else {
+        snprintf(buf, n, "%s", s->file);
+    }
+    return buf;
+}
+
+static int parse_value(const struct cfg_key *k, const char *text, void *obj, const char *where,
+                       struct ws_err *e) {
+    char *field = (char *)obj + k->offset;
+    char *end = NULL;
+    switch (k->type) {
+    case CFG_INT: {
+        errno = 0;
+        long long v = strtoll(text, &end, 0);
+        while (end && isspace((unsigned char)*end)) end++;
+        if (errno || end == text || *end)
+            return ws_fail(e, "%s: %s = '%s' is not an integer", where, k->name, text);
+        if ((double)v < k->min || (double)v > k->max)
+            return ws_fail(e, "%s: %s = %lld is out of range [%.0f, %.0f]", where, k->name, v,
+                           k->min, k->max);
+        *(int64_t *)field = v;
+        return 0;
+    }
+    case CFG_DOUBLE: {
+        errno = 0;
+        double v = strtod(text, &end);
+        while (end && isspace((unsigned char)*end)) end++;
+        if (errno || end == text || *end || !isfinite(v))
+            return ws_fail(e, "%s: %s = '%s' is not a number", where, k->name, text);
+        if (v < k->min || v > k->max)
+            return ws_fail(e, "%s: %s = %g is out of range [%g, %g]", where, k->name, v, k->min,
+                           k->max);
+        *(double *)field = v;
+        return 0;
+    }
+    case CFG_BOOL: {
+        static const char *const yes[] = {"true", "1", "yes", "on"};
+        static const char *const no[] = {"false", "0", "no", "off"};
+        for (int i = 0; i < 4; i++) {
+            if (strcasecmp(text, yes[i]) == 0) return *(bool *)field = true, 0;
+            if (strcasecmp(text, no[i]) == 0) return *(bool *)field = false, 0;
+        }
+        return ws_fail(e, "%s: %s = '%s' is not a boolean (true/false)", where, k->name, text);
+    }
+    case CFG_ENUM: {
+        for (int i = 0; k->choices[i]; i++)
+            if (strcasecmp(text, k->choices[i]) == 0) return *(int *)field = i, 0;
+        char list[512] = "";
+        for (int i = 0; k->choices[i]; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, k->choices[i], sizeof list - strlen(list) - 1);
+        }
+        return ws_fail(e, "%s: %s = '%s' is not one of: %s", where, k->name, text, list);
+    }
+    case CFG_STRING:
+        if (strlen(text) >= CFG_STR_MAX)
+            return ws_fail(e, "%s: %s: value longer than %d characters", where, k->name,
+                           CFG_STR_MAX - 1);
+        strcpy(field, text);
+        return 0;
+    }
+    return ws_fail(e, "%s: %s: bad key type", where, k->name);
+}
+
+int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_t n, void *obj,
+             struct ws_err *e) {
+    for (size_t i = 0; i < n; i++) {
+        const struct cfg_key *k = &keys[i];
+        struct setting *s = find(c, k->name);
+        if (s) {
+            char where[600];
+            cfg_origin(c, k->name, where, sizeof where);
+            s->claimed = true;
+            if (parse_value(k, s->value, obj, where, e) != 0) return -1;
+        } else if (k->def) {
+            char where[600];
+            snprintf(where, sizeof where, "default of %s", k->name);
+            if (parse_value(k, k->def, obj, where, e) != 0) return -1;
+        } else if (k->type == CFG_INT || k->type == CFG_DOUBLE) {
+            /* A preset value must obey the same range as a user's. */
+            double v = k->type == CFG_INT ? (double)*(int64_t *)((char *)obj + k->offset)
+                                          : *(double *)((char *)obj + k->offset);
+            if (v < k->min || v > k->max)
+                return ws_fail(e, "preset: %s = %g is out of range [%g, %g]", k->name, v, k->min,
+                               k->max);
+        }
+    }
+    for (size_t i = 0; i < c->nbind; i++) {
+        if (c->bind[i].keys == keys && c->bind[i].obj == obj) return 0;
+        /* A group bound twice (e.g. one table per channel) is dumped once, from the last one. */
+        if (strcmp(c->bind[i].group, group) == 0 && c->bind[i].keys == keys) {
+            c->bind[i].obj = obj;
+            return 0;
+        }
+    }
+    if (c->nbind == c->capbind) {
+        size_t cap = c->capbind ? 2 * c->capbind : 16;
+        struct binding *nb = realloc(c->bind, cap * sizeof *nb);
+        if (!nb) return ws_fail(e, "out of memory");
+        c->bind = nb;
+        c->capbind = cap;
+    }
+    c->bind[c->nbind++] = (struct binding){group, keys, n, obj};
+    return 0;
+}
+
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 99;
+    size_t d[64][64];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t sub = d[i - 1][j - 1] + (tolower((unsigned char)a[i - 1]) !=
+                                            tolower((unsigned char)b[j - 1]));
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[la][lb];
+}
+
+int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e) {
+    for (size_t i = 0; i < c->nset; i++) {
+        const struct setting *s = &c->set[i];
+        if (s->claimed) continue;
+        const char *best = NULL;
+        size_t bestd = 4;
+        for (size_t b = 0; b < c->nbind; b++)
+            for (size_t k = 0; k < c->bind[b].n; k++) {
+                size_t d = edit_distance(s->key, c->bind[b].keys[k].name);
+                if (d < bestd) bestd = d, best = c->bind[b].keys[k].name;
+            }
+        char where[600];
+        cfg_origin(c, s->key, where, sizeof where);
+        if (best) return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
+        return ws_fail(e, "%s: unknown key '%s'", where, s->key);
+    }
+    return 0;
+}
+
+void cfg_format_value(const struct cfg_key *k, const void *obj, char *buf, size_t n) {
+    const char *field = (const char *)obj + k->offset;
+    switch (k->type) {
+    case CFG_INT: snprintf(buf, n, "%lld", (long long)*(const int64_t *)field); break;
+    case CFG_DOUBLE: snprintf(buf, n, "%.10g", *(const double *)field); break;
+    case CFG_BOOL: snprintf(buf, n, "%s", *(const bool *)field ? "true" : "false"); break;
+    case CFG_ENUM: snprintf(buf, n, "%s", k->choices[*(const int *)field]); break;
+    case CFG_STRING: snprintf(buf, n, "%s", field); break;
+    }
+}
+
+void cfg_dump(const struct cfg *c, FILE *out) {
+    for (size_t b = 0; b < c->nbind; b++) {
+        const struct binding *bd = &c->bind[b];
+        const char *section = "";
+        for (size_t i = 0; i < bd->n; i++) {
+            const struct cfg_key *k = &bd->keys[i];
+            const char *dot = strchr(k->name, '.');
+            size_t slen = (size_t)(dot - k->name);
+            if (strncmp(section, k->name, slen) != 0 || section[slen] != '.') {
+                fprintf(out, "\n[%.*s]\n", (int)slen, k->name);
+                section = k->name;
+            }
+            char val[CFG_STR_MAX + 32];
+            cfg_format_value(k, bd->obj, val, sizeof val);
+            char origin[600];
+            cfg_origin(c, k->name, origin, sizeof origin);
+            fprintf(out, "%-18s = %-14s ; %s%s%s%s [%s]\n", dot + 1, val, k->doc,
+                    k->unit && k->unit[0] ? " (" : "", k->unit ? k->unit : "",
+                    k->unit && k->unit[0] ? ")" : "",
+                    strcmp(origin, "default") == 0 && !k->def ? "preset" : origin);
+        }
+    }
+}
+
+void cfg_print_keys(const char *group, const struct cfg_key *keys, size_t n, FILE *out) {
+    fprintf(out, "# %s\n", group);
+    for (size_t i = 0; i < n; i++) {
+        const struct cfg_key *k = &keys[i];
+        char range[128] = "";
+        if (k->type == CFG_INT || k->type == CFG_DOUBLE)
+            snprintf(range, sizeof range, "[%g, %g]", k->min, k->max);
+        else if (k->type == CFG_ENUM) {
+            for (int j = 0; k->choices[j]; j++) {
+                strncat(range, j ? "|" : "", sizeof range - strlen(range) - 1);
+                strncat(range, k->choices[j], sizeof range - strlen(range) - 1);
+            }
+        } else if (k->type == CFG_BOOL)
+            snprintf(range, sizeof range, "true|false");
+        fprintf(out, "%-24s %-22s default %-10s %s%s%s%s\n", k->name, range,
+                k->def ? k->def : "(preset)", k->doc, k->unit && k->unit[0] ? " (" : "",
+                k->unit ? k->unit : "", k->unit && k->unit[0] ? ")" : "");
+    }
+}

@@ -1,0 +1,75 @@
+/* Configuration: settings come from INI files (inih), USIMM-style importers and `--set key=value`,
+ * each remembered with its origin (file:line). Modules declare their keys in a typed table
+ * (struct cfg_key) and bind them to their own struct; after every module has bound, a setting no
+ * module claimed is an error that names its origin and suggests the nearest valid key.
+ * Order of precedence: key default < module preset (the struct's prior value) < INI < --set. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/err.h"
+
+enum cfg_type {
+    CFG_INT,    /* int64_t field */
+    CFG_DOUBLE, /* double field */
+    CFG_BOOL,   /* bool field: true/false/1/0/yes/no/on/off */
+    CFG_ENUM,   /* int field holding the index into choices[] */
+    CFG_STRING, /* char[CFG_STR_MAX] field */
+};
+
+enum { CFG_STR_MAX = 256 };
+
+struct cfg_key {
+    const char *name; /* "section.key"; matched case-insensitively */
+    enum cfg_type type;
+    size_t offset;              /* of the field inside the bound struct */
+    const char *def;            /* default as text; NULL keeps the struct's value (preset) */
+    double min, max;            /* inclusive range for CFG_INT / CFG_DOUBLE */
+    const char *const *choices; /* NULL-terminated, for CFG_ENUM */
+    const char *unit;
+    const char *doc; /* one line */
+};
+
+struct cfg;
+
+struct cfg *cfg_create(void);
+void cfg_destroy(struct cfg *c);
+
+/* Reads an INI file; each `key = value` under `[section]` becomes setting "section.key". */
+int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e);
+/* Parses INI text held in memory (tests); `name` is used as the file name in messages. */
+int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e);
+/* Records one setting; later settings of the same key replace earlier ones. */
+int cfg_set(struct cfg *c, const char *key, const char *value, const char *file, long line,
+            struct ws_err *e);
+/* "section.key=value" from the command line; index counts --set options for the message. */
+int cfg_set_arg(struct cfg *c, const char *assign, int index, struct ws_err *e);
+
+/* Raw setting text, or NULL when the key was never set. Does not claim the key. */
+const char *cfg_raw(const struct cfg *c, const char *key);
+/* Marks a setting as consumed by code that reads it through cfg_raw(). */
+void cfg_claim(struct cfg *c, const char *key);
+
+/* Fills obj from keys[0..n): explicit setting, else default (if def != NULL), else keeps the
+ * prior struct value; checks type and range; remembers the binding for cfg_dump(). `group` is a
+ * name for the dump (e.g. "dram"). Returns -1 with "file:line: ..." on a bad value. */
+int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_t n, void *obj,
+             struct ws_err *e);
+/* After binding everything: an unclaimed setting is an error ("unknown key", with a suggestion). */
+int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
+
+/* Where a key was set ("file:line"), or "default" — for cross-key error messages. */
+const char *cfg_origin(const struct cfg *c, const char *key, char *buf, size_t n);
+
+/* Prints the effective value of every bound key, grouped, with unit and doc, as INI. */
+void cfg_dump(const struct cfg *c, FILE *out);
+/* Prints the key reference (name, type, range, default, doc) of one table. */
+void cfg_print_keys(const char *group, const struct cfg_key *keys, size_t n, FILE *out);
+
+/* Field formatting (for dumps and result files). */
+void cfg_format_value(const struct cfg_key *k, const void *obj, char *buf, size_t n);
+
+#define CFG_COUNT(a) (sizeof(a) / sizeof((a)[0]))

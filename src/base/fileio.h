@@ -1,0 +1,8 @@
+/* Result files are written whole or not at all: to "<path>.tmp", then renamed into place. */
+#pragma once
+
+#include <jansson.h>
+
+#include "base/err.h"
+
+int ws_write_json_atomic(const char *path, const json_t *j, struct ws_err *e);

@@ -1,0 +1,129 @@
+/* Built-in DRAM presets. Each value cites its source; "[derived]" marks a value computed from a
+ * time in ns at the preset's tCK (rounded up), and the reason is given beside it.
+ * Sources: USIMM v1.3 input/*.vi and *.cfg (DDR3); JEDEC JESD79-4 speed bin DDR4-2400R and Micron
+ * 8Gb x8 datasheet currents (DDR4); GPGPU-Sim SM2_GTX480 config for the Hynix H5GQ1H24AFR with
+ * Ramulator's GDDR5_4000 secondaries (GDDR5); seed 000 Table 2 plus the Accel-Sim RTX3070 GDDR6
+ * timing string for the values it omits (GDDR6); Accel-Sim SM7_QV100 (HBM2 at 850 MHz) and
+ * Ramulator 2.1 HBM2_2000Mbps with JESD235 secondaries (JEDEC-style HBM2). */
+#include "mem/dram/dram_spec.h"
+
+/* DDR3-1600 11-11-11 exactly as USIMM v1.3 1channel.cfg + 2Gb_x4.vi (tRFC 128 = 2 Gb chip,
+ * the value the .cfg comment lists). 800 MHz command clock, BL8 on a 64-bit bus = 64 B lines;
+ * a 128-line row = 8 KB. RTW = tCAS + tBURST + tRTRS - tCWD as USIMM applies it. */
+static const struct dram_spec ddr3_1600_usimm = {
+    .preset = "ddr3-1600", .std = DRAM_DDR3,
+    .channels = 1, .pseudo_channels = 1, .ranks = 2, .bankgroups = 1, .banks_per_group = 8,
+    .rows = 32768, .columns = 128, .bus_bits = 64, .burst_length = 8, .dual_cmd_bus = false,
+    .tCK_ps = 1250, .nBL = 4, .CL = 11, .CWL = 5, .RCDRD = 11, .RCDWR = 11, .RP = 11,
+    .RAS = 28, .RC = 39, .RRD_S = 5, .RRD_L = 5, .FAW = 32, .X32AW = 0, .CCD_S = 4, .CCD_L = 4,
+    .WTR_S = 6, .WTR_L = 6, .RTW = 11 + 4 + 2 - 5, .WR = 12, .RTP = 6, .RTRS = 2,
+    .REFI = 6240, .RFC = 128, .XP = 5, .XPDLL = 20, .CKE = 4,
+    /* USIMM 2Gb_x4.vi currents (dissertation Table 5.4), 16 x4 chips per rank */
+    .VDD = 1.5, .IDD0 = 42, .IDD2P0 = 12, .IDD2P1 = 15, .IDD2N = 23, .IDD3P = 22, .IDD3N = 35,
+    .IDD4R = 96, .IDD4W = 99, .IDD5 = 112, .devices_per_rank = 16,
+};
+
+/* DDR4-2400R (17-17-17), 8 Gb x8 devices, 2 ranks of 8 chips: 4 BG x 4 banks, 64K rows,
+ * 1K device columns = 128 bursts of 64 B (8 KB row). tCK 0.833 ns. Secondaries from JESD79-4
+ * for 2400 / 1 KB page: tRRD_S max(4nCK,3.3ns)=4, tRRD_L max(4nCK,4.9ns)=6, tFAW 21ns=26,
+ * tCCD_L max(5nCK,5ns)=6, tWTR_S max(2nCK,2.5ns)=3, tWTR_L max(4nCK,7.5ns)=9, tWR 15ns=18,
+ * tRTP max(4nCK,7.5ns)=9, tRFC1(8Gb) 350ns=420, tREFI 7.8us=9360, tXP max(4nCK,6ns)=8,
+ * tXPDLL max(10nCK,24ns)=29, tCKE max(3nCK,5ns)=6. RTW = CL + nBL + 2 - CWL (JESD79-4 RL+BL/2-WL+2tCK).
+ * Currents: Micron 8Gb x8 DDR4-2400 datasheet class values. */
+static const struct dram_spec ddr4_2400 = {
+    .preset = "ddr4-2400", .std = DRAM_DDR4,
+    .channels = 1, .pseudo_channels = 1, .ranks = 2, .bankgroups = 4, .banks_per_group = 4,
+    .rows = 65536, .columns = 128, .bus_bits = 64, .burst_length = 8, .dual_cmd_bus = false,
+    .tCK_ps = 833, .nBL = 4, .CL = 17, .CWL = 12, .RCDRD = 17, .RCDWR = 17, .RP = 17,
+    .RAS = 39, .RC = 56, .RRD_S = 4, .RRD_L = 6, .FAW = 26, .X32AW = 0, .CCD_S = 4, .CCD_L = 6,
+    .WTR_S = 3, .WTR_L = 9, .RTW = 17 + 4 + 2 - 12, .WR = 18, .RTP = 9, .RTRS = 2,
+    .REFI = 9360, .RFC = 420, .XP = 8, .XPDLL = 29, .CKE = 6,
+    .VDD = 1.2, .IDD0 = 60, .IDD2P0 = 25, .IDD2P1 = 25, .IDD2N = 33, .IDD3P = 37, .IDD3N = 44,
+    .IDD4R = 144, .IDD4W = 165, .IDD5 = 250, .devices_per_rank = 8,
+};
+
+/* GDDR5 Hynix H5GQ1H24AFR (1 Gb x32) as GPGPU-Sim's GTX480: 924 MHz command clock, QDR data
+ * (ratio 4) so BL8 takes 2 command cycles; a channel is 2 chips = 64 bits -> 64 B bursts;
+ * 16 banks in 4 bank groups, 4K rows, 2 KB page per chip -> 4 KB row = 64 bursts.
+ * Timing string nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:
+ * CCDL=3:RTPL=2. RCDWR 10, FAW 23 and 32AW 184 from the same part at 4 Gb/s (Ramulator
+ * GDDR5_4000); refresh 1 Gb: tREFI 3.9us = 3604, tRFC 110 ns = 102 [derived].
+ * RTW = CL + nBL + 2 - WL (GPGPU-Sim's tRTW). */
+static const struct dram_spec gddr5_gtx480 = {
+    .preset = "gddr5-gtx480", .std = DRAM_GDDR5,
+    .channels = 6, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4, .banks_per_group = 4,
+    .rows = 4096, .columns = 64, .bus_bits = 64, .burst_length = 8, .dual_cmd_bus = false,
+    .tCK_ps = 1082, .nBL = 2, .CL = 12, .CWL = 4, .RCDRD = 12, .RCDWR = 10, .RP = 12,
+    .RAS = 28, .RC = 40, .RRD_S = 6, .RRD_L = 6, .FAW = 23, .X32AW = 184, .CCD_S = 2,
+    .CCD_L = 3, .WTR_S = 5, .WTR_L = 5, .RTW = 12 + 2 + 2 - 4, .WR = 12, .RTP = 2, .RTRS = 1,
+    .REFI = 3604, .RFC = 102, .XP = 10, .XPDLL = 10, .CKE = 10,
+    /* Hynix H5GQ1H24AFR-T2C datasheet class values at 1.5 V */
+    .VDD = 1.5, .IDD0 = 400, .IDD2P0 = 120, .IDD2P1 = 120, .IDD2N = 260, .IDD3P = 200,
+    .IDD3N = 350, .IDD4R = 980, .IDD4W = 1010, .IDD5 = 640, .devices_per_rank = 2,
+};
+
+/* GDDR6 of seed 000 Table 2 ("similar to RTX 2060 Super"): tRP=20 tRC=62 tRAS=50 tRCD=20
+ * tRRD=10 tWR=20 tCL=20 tCCD=4, in GPGPU-Sim's 3500 MHz command clock (ratio 4: BL16 takes 4
+ * cycles). One x16 channel -> 32 B bursts, 1 KB row (seed 000) = 32 bursts; 16 banks in 4 BG.
+ * Omitted values from the Accel-Sim RTX3070 GDDR6 string: WL=8, CDLR=10 (WTR), CCDL=6,
+ * RTPL=4. RCDWR 12 (Ramulator GDDR6 RCDWR/RCDRD ratio 16/27 of 20); FAW 16 ns = 56, tRFC
+ * 120 ns = 420, tREFI 1.9 us = 6650 [derived, JESD250 class]. 16 channels x 16 bit x 14 Gb/s
+ * = 448 GB/s, the RTX 2060 Super's bandwidth. */
+static const struct dram_spec gddr6_rtx2060s = {
+    .preset = "gddr6-rtx2060s", .std = DRAM_GDDR6,
+    .channels = 16, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4, .banks_per_group = 4,
+    .rows = 16384, .columns = 32, .bus_bits = 16, .burst_length = 16, .dual_cmd_bus = false,
+    .tCK_ps = 286, .nBL = 4, .CL = 20, .CWL = 8, .RCDRD = 20, .RCDWR = 12, .RP = 20,
+    .RAS = 50, .RC = 62, .RRD_S = 10, .RRD_L = 10, .FAW = 56, .X32AW = 0, .CCD_S = 4,
+    .CCD_L = 6, .WTR_S = 10, .WTR_L = 10, .RTW = 20 + 4 + 2 - 8, .WR = 20, .RTP = 4, .RTRS = 1,
+    .REFI = 6650, .RFC = 420, .XP = 24, .XPDLL = 24, .CKE = 24,
+    /* GDDR6 8 Gb x16 channel-pair class values at 1.35 V (per device = 2 channels) */
+    .VDD = 1.35, .IDD0 = 330, .IDD2P0 = 100, .IDD2P1 = 100, .IDD2N = 200, .IDD3P = 160,
+    .IDD3N = 280, .IDD4R = 850, .IDD4W = 800, .IDD5 = 500, .devices_per_rank = 1,
+};
+
+/* HBM2 of Accel-Sim SM7_QV100 (Tesla V100): 850 MHz, 32 legacy-mode 128-bit channels, BL2
+ * (ratio 2: 1 command cycle per 32 B burst), dual command bus, 16 banks in 4 BG.
+ * nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3.
+ * 2 KB row = 64 bursts, 16K rows (512 MB per channel, 16 GB). RCDWR 10, FAW 15 ns = 13,
+ * tRFC 350 ns = 298, tREFI 3.9 us = 3316 [derived, JESD235]. 32 x 32 B x 850 MHz = 870 GB/s. */
+static const struct dram_spec hbm2_qv100 = {
+    .preset = "hbm2-qv100", .std = DRAM_HBM2,
+    .channels = 32, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4, .banks_per_group = 4,
+    .rows = 16384, .columns = 64, .bus_bits = 128, .burst_length = 2, .dual_cmd_bus = true,
+    .tCK_ps = 1176, .nBL = 1, .CL = 12, .CWL = 2, .RCDRD = 12, .RCDWR = 10, .RP = 12,
+    .RAS = 28, .RC = 40, .RRD_S = 3, .RRD_L = 3, .FAW = 13, .X32AW = 0, .CCD_S = 1,
+    .CCD_L = 2, .WTR_S = 3, .WTR_L = 3, .RTW = 12 + 1 + 2 - 2, .WR = 10, .RTP = 3, .RTRS = 1,
+    .REFI = 3316, .RFC = 298, .XP = 7, .XPDLL = 7, .CKE = 7,
+    /* HBM2 8 Gb die class values at 1.2 V; one "device" per channel slice */
+    .VDD = 1.2, .IDD0 = 65, .IDD2P0 = 28, .IDD2P1 = 28, .IDD2N = 37, .IDD3P = 40, .IDD3N = 48,
+    .IDD4R = 260, .IDD4W = 230, .IDD5 = 250, .devices_per_rank = 1,
+};
+
+/* JEDEC-style HBM2 at 2 Gb/s (Ramulator 2.1 HBM2_2000Mbps): tCK 1 ns, 2 pseudo-channels of 64
+ * bits per channel, BL4 = 2 cycles -> 32 B bursts, 4 BG x 4 banks per PC, 4 Gb: 32K rows of
+ * 1 KB (32 bursts). CL 14, RCDRD 14, RCDWR 12, RP 14, RAS 34, RC 48, WR 16, RTP 5, CWL 5,
+ * CCD_S 2, CCD_L 4, WTR_S 6, WTR_L 8, RRD 4, FAW 15, tRFC(4Gb) 260, tREFI 3900 (JESD235).
+ * 8 channels x 2 PCs x 16 GB/s = 256 GB/s per stack. */
+static const struct dram_spec hbm2_jedec = {
+    .preset = "hbm2", .std = DRAM_HBM2,
+    .channels = 8, .pseudo_channels = 2, .ranks = 1, .bankgroups = 4, .banks_per_group = 4,
+    .rows = 32768, .columns = 32, .bus_bits = 64, .burst_length = 4, .dual_cmd_bus = true,
+    .tCK_ps = 1000, .nBL = 2, .CL = 14, .CWL = 5, .RCDRD = 14, .RCDWR = 12, .RP = 14,
+    .RAS = 34, .RC = 48, .RRD_S = 4, .RRD_L = 4, .FAW = 15, .X32AW = 0, .CCD_S = 2,
+    .CCD_L = 4, .WTR_S = 6, .WTR_L = 8, .RTW = 14 + 2 + 2 - 5, .WR = 16, .RTP = 5, .RTRS = 1,
+    .REFI = 3900, .RFC = 260, .XP = 8, .XPDLL = 8, .CKE = 8,
+    .VDD = 1.2, .IDD0 = 65, .IDD2P0 = 28, .IDD2P1 = 28, .IDD2N = 37, .IDD3P = 40, .IDD3N = 48,
+    .IDD4R = 260, .IDD4W = 230, .IDD5 = 250, .devices_per_rank = 1,
+};
+
+const struct dram_preset dram_presets[] = {
+    {"ddr3-1600", "DDR3-1600 11-11-11, USIMM v1.3 1-channel (2 ranks x 8 banks)", &ddr3_1600_usimm},
+    {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 2 ranks x 16 banks (4 BG)", &ddr4_2400},
+    {"gddr5-gtx480", "GDDR5 H5GQ1H24AFR @924 MHz, GTX480 (6 x 64-bit, 177 GB/s)", &gddr5_gtx480},
+    {"gddr6-rtx2060s", "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s)",
+     &gddr6_rtx2060s},
+    {"hbm2-qv100", "HBM2 of Accel-Sim QV100 @850 MHz (32 x 128-bit, 870 GB/s)", &hbm2_qv100},
+    {"hbm2", "JEDEC-style HBM2 2 Gb/s stack (8 ch x 2 pseudo-channels, 256 GB/s)", &hbm2_jedec},
+};
+const unsigned dram_npresets = sizeof dram_presets / sizeof dram_presets[0];
