@@ -128,7 +128,7 @@ static char *reader_string(char *str, int num, void *stream) {
     return str;
 }
 
-static int ini_handler(void *user, const char *section, const char *name, const char *value) {
+static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value) {
     struct ini_ctx *x = user;
     if (x->failed) return 0;
     char key[512];
@@ -157,14 +157,14 @@ int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {
     FILE *f = fopen(path, "r");
     if (!f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
     struct ini_ctx x = {.c = c, .name = path, .e = e, .f = f};
-    int rc = ini_parse_stream(reader_file, &x, ini_handler, &x);
+    int rc = ini_parse_stream(reader_file, &x, cfg_ini_handler, &x);
     fclose(f);
     return finish_parse(&x, rc);
 }
 
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e) {
     struct ini_ctx x = {.c = c, .name = name, .e = e, .text = text};
-    int rc = ini_parse_stream(reader_string, &x, ini_handler, &x);
+    int rc = ini_parse_stream(reader_string, &x, cfg_ini_handler, &x);
     return finish_parse(&x, rc);
 }
 

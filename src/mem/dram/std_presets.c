@@ -1,6 +1,6 @@
 /* Built-in DRAM presets. Each value cites its source; "[derived]" marks a value computed from a
  * time in ns at the preset's tCK (rounded up), and the reason is given beside it.
- * Sources: USIMM v1.3 input/*.vi and *.cfg (DDR3); JEDEC JESD79-4 speed bin DDR4-2400R and Micron
+ * Sources: USIMM v1.3 input/ .vi and .cfg files (DDR3); JEDEC JESD79-4 speed bin DDR4-2400R and Micron
  * 8Gb x8 datasheet currents (DDR4); GPGPU-Sim SM2_GTX480 config for the Hynix H5GQ1H24AFR with
  * Ramulator's GDDR5_4000 secondaries (GDDR5); seed 000 Table 2 plus the Accel-Sim RTX3070 GDDR6
  * timing string for the values it omits (GDDR6); Accel-Sim SM7_QV100 (HBM2 at 850 MHz) and
@@ -57,9 +57,13 @@ static const struct dram_spec gddr5_gtx480 = {
     .RAS = 28, .RC = 40, .RRD_S = 6, .RRD_L = 6, .FAW = 23, .X32AW = 184, .CCD_S = 2,
     .CCD_L = 3, .WTR_S = 5, .WTR_L = 5, .RTW = 12 + 2 + 2 - 4, .WR = 12, .RTP = 2, .RTRS = 1,
     .REFI = 3604, .RFC = 102, .XP = 10, .XPDLL = 10, .CKE = 10,
-    /* Hynix H5GQ1H24AFR-T2C datasheet class values at 1.5 V */
-    .VDD = 1.5, .IDD0 = 400, .IDD2P0 = 120, .IDD2P1 = 120, .IDD2N = 260, .IDD3P = 200,
-    .IDD3N = 350, .IDD4R = 980, .IDD4W = 1010, .IDD5 = 640, .devices_per_rank = 2,
+    /* Currents per x32 chip at 1.5 V: DRAMsim3 configs/GDDR5_1Gb_x32.ini, the same part at
+     * 6 Gb/s (its tRCD 12 ns, tRFC 65 ns, tFAW 23 ns match the H5GQ1H24AFR as gem5 lists it):
+     * IDD0 490, IDD2P 210 (one figure: fast = slow), IDD2N 250, IDD3P 310, IDD3N 450, IDD4R 1080,
+     * IDD4W 1160, IDD5AB 450. Measured at 6 Gb/s, so an upper bound at the GTX480's 3.7 Gb/s.
+     * IDD5 = IDD3N here: a REF costs nothing above standby in this data. 2 chips per channel. */
+    .VDD = 1.5, .IDD0 = 490, .IDD2P0 = 210, .IDD2P1 = 210, .IDD2N = 250, .IDD3P = 310,
+    .IDD3N = 450, .IDD4R = 1080, .IDD4W = 1160, .IDD5 = 450, .devices_per_rank = 2,
 };
 
 /* GDDR6 of seed 000 Table 2 ("similar to RTX 2060 Super"): tRP=20 tRC=62 tRAS=50 tRCD=20
@@ -77,9 +81,12 @@ static const struct dram_spec gddr6_rtx2060s = {
     .RAS = 50, .RC = 62, .RRD_S = 10, .RRD_L = 10, .FAW = 56, .X32AW = 0, .CCD_S = 4,
     .CCD_L = 6, .WTR_S = 10, .WTR_L = 10, .RTW = 20 + 4 + 2 - 8, .WR = 20, .RTP = 4, .RTRS = 1,
     .REFI = 6650, .RFC = 420, .XP = 24, .XPDLL = 24, .CKE = 24,
-    /* GDDR6 8 Gb x16 channel-pair class values at 1.35 V (per device = 2 channels) */
-    .VDD = 1.35, .IDD0 = 330, .IDD2P0 = 100, .IDD2P1 = 100, .IDD2N = 200, .IDD3P = 160,
-    .IDD3N = 280, .IDD4R = 850, .IDD4W = 800, .IDD5 = 500, .devices_per_rank = 1,
+    /* Currents per x16 channel at 1.35 V: DRAMsim3 GDDR6_8Gb_x16.ini (device_width 16, one
+     * channel of an 8 Gb two-channel die; as carried by the hplp/DRAMsim3 fork and reused by
+     * Arches' Ramulator 2 GDDR6A preset): IDD0 71, IDD2P 45 (fast = slow), IDD2N 60, IDD3P 50,
+     * IDD3N 61, IDD4R 248, IDD4W 231, IDD5AB 286. A rank here is that one channel. */
+    .VDD = 1.35, .IDD0 = 71, .IDD2P0 = 45, .IDD2P1 = 45, .IDD2N = 60, .IDD3P = 50,
+    .IDD3N = 61, .IDD4R = 248, .IDD4W = 231, .IDD5 = 286, .devices_per_rank = 1,
 };
 
 /* HBM2 of Accel-Sim SM7_QV100 (Tesla V100): 850 MHz, 32 legacy-mode 128-bit channels, BL2
@@ -95,9 +102,11 @@ static const struct dram_spec hbm2_qv100 = {
     .RAS = 28, .RC = 40, .RRD_S = 3, .RRD_L = 3, .FAW = 13, .X32AW = 0, .CCD_S = 1,
     .CCD_L = 2, .WTR_S = 3, .WTR_L = 3, .RTW = 12 + 1 + 2 - 2, .WR = 10, .RTP = 3, .RTRS = 1,
     .REFI = 3316, .RFC = 298, .XP = 7, .XPDLL = 7, .CKE = 7,
-    /* HBM2 8 Gb die class values at 1.2 V; one "device" per channel slice */
-    .VDD = 1.2, .IDD0 = 65, .IDD2P0 = 28, .IDD2P1 = 28, .IDD2N = 37, .IDD3P = 40, .IDD3N = 48,
-    .IDD4R = 260, .IDD4W = 230, .IDD5 = 250, .devices_per_rank = 1,
+    /* Currents per 128-bit legacy channel at 1.2 V: DRAMsim3 configs/HBM2_8Gb_x128.ini
+     * (device_width 128, tCK 1 ns): IDD0 65, IDD2P 28 (fast = slow), IDD2N 40, IDD3P 40,
+     * IDD3N 55, IDD4R 390, IDD4W 500, IDD5AB 250; measured at 2 Gb/s, an upper bound at 1.7. */
+    .VDD = 1.2, .IDD0 = 65, .IDD2P0 = 28, .IDD2P1 = 28, .IDD2N = 40, .IDD3P = 40, .IDD3N = 55,
+    .IDD4R = 390, .IDD4W = 500, .IDD5 = 250, .devices_per_rank = 1,
 };
 
 /* JEDEC-style HBM2 at 2 Gb/s (Ramulator 2.1 HBM2_2000Mbps): tCK 1 ns, 2 pseudo-channels of 64
@@ -113,8 +122,12 @@ static const struct dram_spec hbm2_jedec = {
     .RAS = 34, .RC = 48, .RRD_S = 4, .RRD_L = 4, .FAW = 15, .X32AW = 0, .CCD_S = 2,
     .CCD_L = 4, .WTR_S = 6, .WTR_L = 8, .RTW = 14 + 2 + 2 - 5, .WR = 16, .RTP = 5, .RTRS = 1,
     .REFI = 3900, .RFC = 260, .XP = 8, .XPDLL = 8, .CKE = 8,
-    .VDD = 1.2, .IDD0 = 65, .IDD2P0 = 28, .IDD2P1 = 28, .IDD2N = 37, .IDD3P = 40, .IDD3N = 48,
-    .IDD4R = 260, .IDD4W = 230, .IDD5 = 250, .devices_per_rank = 1,
+    /* Currents: DRAMsim3 configs/HBM2_8Gb_x128.ini (same 1 ns bin) gives them per 128-bit
+     * channel (IDD0 65, IDD2P 28, IDD2N 40, IDD3P 40, IDD3N 55, IDD4R 390, IDD4W 500, IDD5AB 250
+     * at 1.2 V); a rank unit here is one 64-bit pseudo-channel, half the DQs and half the page,
+     * so each current is halved [derived]. */
+    .VDD = 1.2, .IDD0 = 32.5, .IDD2P0 = 14, .IDD2P1 = 14, .IDD2N = 20, .IDD3P = 20,
+    .IDD3N = 27.5, .IDD4R = 195, .IDD4W = 250, .IDD5 = 125, .devices_per_rank = 1,
 };
 
 const struct dram_preset dram_presets[] = {

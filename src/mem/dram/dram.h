@@ -1,0 +1,97 @@
+/* DRAM device timing model of one channel: per-bank, per-bank-group, per-rank and per-data-bus
+ * "earliest next command" fences, updated when a command issues (the constraint rows are in
+ * dram.c). The controller asks when a command could issue and issues it; legality of state
+ * (row open, bank closed) and timing are both enforced here. Timing follows JEDEC-style rules
+ * as USIMM v1.3 and Ramulator express them; the protocol checker re-derives them separately. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mem/dram/dram_spec.h"
+
+enum { DRAM_NEVER = UINT64_MAX / 4 };
+
+enum dram_bank_state {
+    DRAM_BANK_IDLE,       /* precharged, ready for ACT */
+    DRAM_BANK_ACTIVATING, /* ACT issued, tRCD not yet met */
+    DRAM_BANK_ACTIVE,     /* row open */
+    DRAM_BANK_PRECHARGING,
+    DRAM_BANK_REFRESHING,
+    DRAM_BANK_POWERDOWN,
+};
+extern const char *const dram_bank_state_names[];
+
+struct dram_bank {
+    int32_t open_row; /* -1 when closed */
+    uint64_t next_act, next_rd, next_wr, next_pre;
+    uint64_t act_at;          /* last ACT, for the state view */
+    uint64_t closed_at;       /* when the last (auto-)precharge started */
+    uint64_t last_col_at;     /* last column command, for close-page idling */
+};
+
+struct dram_bg {
+    uint64_t next_act, next_rd, next_wr;
+};
+
+struct dram_rank {
+    uint64_t next_act, next_rd, next_wr, next_ref, next_pde, next_any;
+    uint64_t faw[4];   /* issue cycles of the last 4 ACTs (ring) */
+    uint64_t *aw32;    /* last 32 ACTs (GDDR5 t32AW), NULL when X32AW == 0 */
+    unsigned faw_pos, aw32_pos;
+    uint64_t nact; /* ACTs issued to this rank */
+    uint32_t open_banks;
+    uint64_t ref_until; /* refresh in progress until */
+    int pd;             /* 0 = up, 1 = fast power-down, 2 = slow power-down */
+    uint64_t pd_at;
+};
+
+struct dram_bus {
+    uint64_t next_rd, next_wr; /* turnaround fences on one data bus */
+};
+
+/* One channel: pseudo-channels x ranks "rank units", each with its banks. */
+struct dram_chan {
+    const struct dram_spec *s;
+    uint32_t id;
+    uint32_t nunits, nbanks_unit; /* rank units (pc*ranks) and banks per unit */
+    struct dram_rank *rank;       /* [nunits] */
+    struct dram_bg *bg;           /* [nunits * bankgroups] */
+    struct dram_bank *bank;       /* [nunits * nbanks_unit] */
+    struct dram_bus *bus;         /* [pseudo_channels] */
+    uint64_t next_cmd, next_row_cmd, next_col_cmd; /* command-bus slots */
+    uint64_t ncmd[DRAM_NCMD];
+    uint64_t data_busy_cycles; /* sum over bursts of nBL */
+};
+
+int dram_chan_init(struct dram_chan *c, const struct dram_spec *s, uint32_t id, struct ws_err *e);
+void dram_chan_free(struct dram_chan *c);
+
+static inline uint32_t dram_unit_of(const struct dram_chan *c, const struct dram_addr *a) {
+    return a->pc * (uint32_t)c->s->ranks + a->rank;
+}
+static inline uint32_t dram_bank_index(const struct dram_chan *c, const struct dram_addr *a) {
+    return dram_unit_of(c, a) * c->nbanks_unit + a->bg * (uint32_t)c->s->banks_per_group + a->bank;
+}
+static inline struct dram_bank *dram_bank_of(struct dram_chan *c, const struct dram_addr *a) {
+    return &c->bank[dram_bank_index(c, a)];
+}
+
+/* Earliest cycle >= now at which `cmd` to `a` satisfies every timing constraint, or DRAM_NEVER
+ * when the current state forbids it (RD to a closed bank, ACT to an open one, anything but PDX
+ * to a powered-down rank...). Pure: changes nothing. */
+uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
+                       uint64_t now);
+/* Issues `cmd` at `now`; the caller must have checked dram_ready_at(...) <= now (asserted). */
+void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint64_t now);
+
+enum dram_bank_state dram_bank_state_at(const struct dram_chan *c, const struct dram_addr *a,
+                                        uint64_t now);
+
+/* Cycle at which a RD issued at t has delivered its last data beat, and a WR its last beat. */
+static inline uint64_t dram_read_done(const struct dram_spec *s, uint64_t t) {
+    return t + (uint64_t)(s->CL + s->nBL);
+}
+static inline uint64_t dram_write_done(const struct dram_spec *s, uint64_t t) {
+    return t + (uint64_t)(s->CWL + s->nBL);
+}

@@ -1,0 +1,678 @@
+/* Memory controller of one channel (see mc.h): queues, drain, row policy, refresh, power-down;
+ * the scheduling choice is delegated to the mc.policy plugin through a read-only view. */
+#include "mem/mc/mc.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mc/policy.h"
+
+static const char *const row_policy_names[] = {"open", "close", NULL};
+static const char *const pd_mode_names[] = {"off", "fast", "slow", NULL};
+
+#define OFF(f) offsetof(struct mc_cfg, f)
+const struct cfg_key mc_cfg_keys[] = {
+    {"mc.policy", CFG_STRING, OFF(policy), "frfcfs", 0, 0, NULL, "",
+     "scheduler (warpsim list policies)"},
+    {"mc.rq_size", CFG_INT, OFF(rq_size), "64", 1, 4096, NULL, "requests", "read queue entries"},
+    {"mc.wq_size", CFG_INT, OFF(wq_size), "64", 1, 4096, NULL, "requests",
+     "write queue entries"},
+    {"mc.wq_hi", CFG_INT, OFF(wq_hi), "48", 1, 4096, NULL, "requests",
+     "write drain starts when the write queue holds this many"},
+    {"mc.wq_lo", CFG_INT, OFF(wq_lo), "16", 0, 4096, NULL, "requests",
+     "write drain stops when the write queue is down to this many"},
+    {"mc.drain_when_no_reads", CFG_BOOL, OFF(drain_when_no_reads), "true", 0, 0, NULL, "",
+     "also drain writes whenever no read is queued"},
+    {"mc.row_policy", CFG_ENUM, OFF(row_policy), "open", 0, 0, row_policy_names, "",
+     "open: keep rows open; close: auto-precharge when no queued request hits the row"},
+    {"mc.forward_raw", CFG_BOOL, OFF(forward_raw), "true", 0, 0, NULL, "",
+     "serve a read from a queued write to the same burst"},
+    {"mc.fwd_latency", CFG_INT, OFF(fwd_latency), "3", 0, 1000, NULL, "tCK",
+     "latency of a read served from the write queue"},
+    {"mc.refresh", CFG_BOOL, OFF(refresh), "true", 0, 0, NULL, "",
+     "issue all-bank refresh every tREFI per rank"},
+    {"mc.powerdown", CFG_ENUM, OFF(pd_mode), "off", 0, 0, pd_mode_names, "",
+     "power down idle ranks: fast (DLL on) or slow (DLL off, precharge first)"},
+    {"mc.pd_idle", CFG_INT, OFF(pd_idle), "16", 1, 1000000, NULL, "tCK",
+     "idle cycles before a rank powers down"},
+    {"mc.check", CFG_BOOL, OFF(check), "false", 0, 0, NULL, "",
+     "run the independent protocol checker on every command (on in tests)"},
+};
+const unsigned mc_cfg_nkeys = CFG_COUNT(mc_cfg_keys);
+
+int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e) {
+    memset(m, 0, sizeof *m);
+    if (cfg_bind(c, "mc", mc_cfg_keys, mc_cfg_nkeys, m, e) != 0) return -1;
+    char where[600];
+    if (m->wq_hi > m->wq_size)
+        return ws_fail(e, "%s: mc.wq_hi = %lld exceeds mc.wq_size = %lld",
+                       cfg_origin(c, "mc.wq_hi", where, sizeof where), (long long)m->wq_hi,
+                       (long long)m->wq_size);
+    if (m->wq_lo >= m->wq_hi)
+        return ws_fail(e, "%s: mc.wq_lo = %lld must be below mc.wq_hi = %lld",
+                       cfg_origin(c, "mc.wq_lo", where, sizeof where), (long long)m->wq_lo,
+                       (long long)m->wq_hi);
+    if (!mc_policy_find(m->policy)) {
+        char list[512] = "";
+        for (unsigned i = 0; i < mc_npolicies; i++) {
+            strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+            strncat(list, mc_policies[i]->name, sizeof list - strlen(list) - 1);
+        }
+        return ws_fail(e, "%s: mc.policy = '%s' is not a known policy (known: %s)",
+                       cfg_origin(c, "mc.policy", where, sizeof where), m->policy, list);
+    }
+    return 0;
+}
+
+#define SD(f, kind, unit, doc) {#f, kind, offsetof(struct mc_stats, f), unit, doc}
+const struct stat_desc mc_stat_desc[] = {
+    SD(reads, STAT_COUNTER, "req", "read requests served by a DRAM column command"),
+    SD(writes, STAT_COUNTER, "req", "write requests written to DRAM by a column command"),
+    SD(reads_forwarded, STAT_COUNTER, "req", "reads served from a queued write to the same burst"),
+    SD(writes_merged, STAT_COUNTER, "req", "writes merged into a queued write to the same burst"),
+    SD(rd_hit, STAT_COUNTER, "req", "reads whose first command was the column read (row hit)"),
+    SD(rd_miss, STAT_COUNTER, "req", "reads whose first command was ACT to a closed bank"),
+    SD(rd_conflict, STAT_COUNTER, "req", "reads whose first command was PRE of another row"),
+    SD(wr_hit, STAT_COUNTER, "req", "writes whose first command was the column write (row hit)"),
+    SD(wr_miss, STAT_COUNTER, "req", "writes whose first command was ACT to a closed bank"),
+    SD(wr_conflict, STAT_COUNTER, "req", "writes whose first command was PRE of another row"),
+    SD(n_act, STAT_COUNTER, "cmd", "ACT commands"),
+    SD(n_pre, STAT_COUNTER, "cmd", "PRE commands (explicit, single bank)"),
+    SD(n_prea, STAT_COUNTER, "cmd", "PREA (precharge all) commands"),
+    SD(n_rd, STAT_COUNTER, "cmd", "RD commands"),
+    SD(n_wr, STAT_COUNTER, "cmd", "WR commands"),
+    SD(n_rda, STAT_COUNTER, "cmd", "RDA (read with auto-precharge) commands"),
+    SD(n_wra, STAT_COUNTER, "cmd", "WRA (write with auto-precharge) commands"),
+    SD(n_ref, STAT_COUNTER, "cmd", "REF (all-bank refresh) commands"),
+    SD(n_pde, STAT_COUNTER, "cmd", "power-down entries"),
+    SD(n_pdx, STAT_COUNTER, "cmd", "power-down exits"),
+    SD(drains, STAT_COUNTER, "episodes", "write-drain episodes (watermark or no pending reads)"),
+    SD(cycles, STAT_COUNTER, "tCK", "DRAM cycles simulated"),
+    SD(data_busy, STAT_COUNTER, "tCK", "cycles the data bus carried bursts (sum over pseudo-channels)"),
+    SD(rq_occ_sum, STAT_COUNTER, "req*tCK", "read-queue length summed over cycles"),
+    SD(wq_occ_sum, STAT_COUNTER, "req*tCK", "write-queue length summed over cycles"),
+    SD(pd_cycles, STAT_COUNTER, "tCK", "rank-unit cycles spent in power-down"),
+    SD(rd_lat, STAT_HIST, "tCK", "read latency: controller arrival to last data beat"),
+    SD(rd_qlat, STAT_HIST, "tCK", "read queueing: controller arrival to its column command"),
+    SD(wr_lat, STAT_HIST, "tCK", "write latency: controller arrival to last data beat written"),
+};
+const unsigned mc_stat_ndesc = CFG_COUNT(mc_stat_desc);
+
+enum { NOBS = 4 };
+
+struct bank_rdy {
+    uint64_t epoch;
+    uint64_t at[4]; /* ACT, PRE, RD, WR */
+};
+
+struct mc_view {
+    struct mc *m;
+};
+
+struct mc {
+    const struct dram_spec *s;
+    struct mc_cfg cfg;
+    uint32_t ch;
+    struct dram_chan dram;
+    const struct mc_policy *pol;
+    void *pst;
+    struct mc_view view;
+
+    struct mc_req *pool, *free_list;
+    struct mc_req *head[2], *tail[2];
+    uint32_t len[2];
+    uint32_t nbanks, nwords;
+    struct mc_req **bhead[2], **btail[2];
+    uint64_t *bmask[2];
+    uint32_t *hits_served; /* per bank, since its row opened */
+    struct bank_rdy *rdy;
+    uint64_t epoch;
+
+    uint32_t nunits;
+    uint32_t *unit_q;      /* queued requests per rank unit */
+    uint64_t *unit_last;   /* last cycle a unit had work or a command */
+    uint64_t *ref_due;     /* next refresh deadline per unit (DRAM_NEVER when off) */
+    bool *ref_pending;
+    uint32_t nref_pending;
+
+    bool draining, wm_drain;
+    uint64_t seq;
+    uint64_t now, wake, wake_req;
+    uint64_t occ_t; /* cycle up to which occupancy is accounted */
+    struct mc_stats st;
+
+    mc_done_fn done;
+    void *done_ctx;
+    mc_cmd_fn obs[NOBS];
+    void *obs_ctx[NOBS];
+    unsigned nobs;
+    uint64_t burst_mask;
+};
+
+/* ---- view ---- */
+uint64_t mcv_now(const struct mc_view *v) { return v->m->now; }
+const struct dram_spec *mcv_spec(const struct mc_view *v) { return v->m->s; }
+bool mcv_draining(const struct mc_view *v) { return v->m->draining; }
+uint32_t mcv_qlen(const struct mc_view *v, enum mc_q q) { return v->m->len[q]; }
+struct mc_req *mcv_head(const struct mc_view *v, enum mc_q q) { return v->m->head[q]; }
+struct mc_req *mcv_bank_head(const struct mc_view *v, enum mc_q q, uint32_t bank) {
+    return v->m->bhead[q][bank];
+}
+const uint64_t *mcv_bank_mask(const struct mc_view *v, enum mc_q q) { return v->m->bmask[q]; }
+uint32_t mcv_nbanks(const struct mc_view *v) { return v->m->nbanks; }
+int32_t mcv_open_row(const struct mc_view *v, uint32_t bank) {
+    return v->m->dram.bank[bank].open_row;
+}
+uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
+    return v->m->dram.bank[bank].last_col_at;
+}
+uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank) {
+    return v->m->hits_served[bank];
+}
+
+bool mcv_is_hit(const struct mc_view *v, const struct mc_req *r) {
+    return v->m->dram.bank[r->bank].open_row == (int32_t)r->da.row;
+}
+
+enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r) {
+    int32_t open = v->m->dram.bank[r->bank].open_row;
+    if (open == (int32_t)r->da.row) return r->is_write ? DRAM_WR : DRAM_RD;
+    return open < 0 ? DRAM_ACT : DRAM_PRE;
+}
+
+static unsigned rdy_slot(enum dram_cmd c) {
+    switch (c) {
+    case DRAM_ACT: return 0;
+    case DRAM_PRE: return 1;
+    case DRAM_RD:
+    case DRAM_RDA: return 2;
+    default: return 3;
+    }
+}
+
+uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
+    struct mc *m = v->m;
+    if (m->ref_pending[r->unit]) return DRAM_NEVER;
+    enum dram_cmd c = mcv_next_cmd(v, r);
+    struct bank_rdy *b = &m->rdy[r->bank];
+    if (b->epoch != m->epoch) {
+        b->epoch = m->epoch;
+        b->at[0] = b->at[1] = b->at[2] = b->at[3] = 0; /* 0 = not computed */
+    }
+    unsigned k = rdy_slot(c);
+    if (!b->at[k]) b->at[k] = dram_ready_at(&m->dram, c, &r->da, m->now) + 1;
+    return b->at[k] - 1;
+}
+
+uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
+    struct mc *m = v->m;
+    if (m->ref_pending[dram_unit_of(&m->dram, a)]) return DRAM_NEVER;
+    return dram_ready_at(&m->dram, cmd, a, m->now);
+}
+
+void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out) {
+    const struct dram_spec *s = v->m->s;
+    uint32_t per_unit = v->m->dram.nbanks_unit;
+    uint32_t unit = bank / per_unit, in = bank % per_unit;
+    memset(out, 0, sizeof *out);
+    out->ch = v->m->ch;
+    out->pc = unit / (uint32_t)s->ranks;
+    out->rank = unit % (uint32_t)s->ranks;
+    out->bg = in / (uint32_t)s->banks_per_group;
+    out->bank = in % (uint32_t)s->banks_per_group;
+    int32_t open = v->m->dram.bank[bank].open_row;
+    out->row = open < 0 ? 0 : (uint32_t)open;
+}
+
+/* ---- lifecycle ---- */
+struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
+                     struct cfg *c, struct ws_err *e) {
+    struct mc *m = calloc(1, sizeof *m);
+    if (!m) {
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    m->s = spec;
+    m->cfg = *mcfg;
+    m->ch = channel;
+    m->view.m = m;
+    if (dram_chan_init(&m->dram, spec, channel, e) != 0) {
+        free(m);
+        return NULL;
+    }
+    m->nbanks = m->dram.nunits * m->dram.nbanks_unit;
+    m->nwords = (m->nbanks + 63) / 64;
+    m->nunits = m->dram.nunits;
+    size_t nslots = (size_t)(mcfg->rq_size + mcfg->wq_size);
+    m->pool = calloc(nslots, sizeof *m->pool);
+    for (int q = 0; q < 2; q++) {
+        m->bhead[q] = calloc(m->nbanks, sizeof(struct mc_req *));
+        m->btail[q] = calloc(m->nbanks, sizeof(struct mc_req *));
+        m->bmask[q] = calloc(m->nwords, sizeof(uint64_t));
+    }
+    m->hits_served = calloc(m->nbanks, sizeof *m->hits_served);
+    m->rdy = calloc(m->nbanks, sizeof *m->rdy);
+    m->unit_q = calloc(m->nunits, sizeof *m->unit_q);
+    m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
+    m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
+    m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
+    if (!m->pool || !m->bhead[1] || !m->btail[1] || !m->bmask[1] || !m->hits_served || !m->rdy ||
+        !m->unit_q || !m->unit_last || !m->ref_due || !m->ref_pending) {
+        mc_destroy(m);
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < nslots; i++) {
+        m->pool[i].qnext = m->free_list;
+        m->free_list = &m->pool[i];
+    }
+    /* Stagger refreshes over the tREFI interval across all rank units of all channels, so the
+     * system never refreshes everything at once. */
+    uint64_t total = (uint64_t)spec->channels * m->nunits;
+    for (uint32_t u = 0; u < m->nunits; u++) {
+        uint64_t k = (uint64_t)channel * m->nunits + u;
+        m->ref_due[u] = (mcfg->refresh && spec->REFI > 0)
+                            ? (uint64_t)spec->REFI + k * (uint64_t)spec->REFI / total
+                            : DRAM_NEVER;
+    }
+    m->burst_mask = ~(uint64_t)(dram_access_bytes(spec) - 1);
+    m->epoch = 1;
+    m->pol = mc_policy_find(mcfg->policy);
+    if (!m->pol) {
+        ws_fail(e, "mc.policy = '%s' is not a known policy", mcfg->policy);
+        mc_destroy(m);
+        return NULL;
+    }
+    struct mc_policy_env env = {spec, channel, m->nbanks, &m->cfg};
+    m->pst = m->pol->create(&env, c, e);
+    if (!m->pst) {
+        mc_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+void mc_destroy(struct mc *m) {
+    if (!m) return;
+    if (m->pst && m->pol) m->pol->destroy(m->pst);
+    dram_chan_free(&m->dram);
+    free(m->pool);
+    for (int q = 0; q < 2; q++) {
+        free(m->bhead[q]);
+        free(m->btail[q]);
+        free(m->bmask[q]);
+    }
+    free(m->hits_served);
+    free(m->rdy);
+    free(m->unit_q);
+    free(m->unit_last);
+    free(m->ref_due);
+    free(m->ref_pending);
+    free(m);
+}
+
+void mc_set_done_cb(struct mc *m, mc_done_fn fn, void *ctx) {
+    m->done = fn;
+    m->done_ctx = ctx;
+}
+
+void mc_add_cmd_observer(struct mc *m, mc_cmd_fn fn, void *ctx) {
+    WS_ASSERT(m->nobs < NOBS, "too many command observers");
+    m->obs[m->nobs] = fn;
+    m->obs_ctx[m->nobs++] = ctx;
+}
+
+bool mc_can_accept(const struct mc *m, bool is_write) {
+    return is_write ? m->len[MC_WRITEQ] < (uint32_t)m->cfg.wq_size
+                    : m->len[MC_READQ] < (uint32_t)m->cfg.rq_size;
+}
+
+uint32_t mc_queue_len(const struct mc *m, enum mc_q q) { return m->len[q]; }
+const struct mc_stats *mc_stats(const struct mc *m) { return &m->st; }
+const struct dram_chan *mc_dram(const struct mc *m) { return &m->dram; }
+const char *mc_policy_name(const struct mc *m) { return m->pol->name; }
+
+bool mc_idle(const struct mc *m) { return m->len[0] == 0 && m->len[1] == 0; }
+
+static void account(struct mc *m, uint64_t now) {
+    if (now <= m->occ_t) return;
+    uint64_t dt = now - m->occ_t;
+    m->st.rq_occ_sum += dt * m->len[MC_READQ];
+    m->st.wq_occ_sum += dt * m->len[MC_WRITEQ];
+    for (uint32_t u = 0; u < m->nunits; u++)
+        if (m->dram.rank[u].pd) m->st.pd_cycles += dt;
+    m->occ_t = now;
+}
+
+const struct mc_req *mc_find(const struct mc *m, enum mc_q q, uint64_t burst_addr) {
+    for (const struct mc_req *r = m->head[q]; r; r = r->qnext)
+        if ((r->r.addr & m->burst_mask) == burst_addr) return r;
+    return NULL;
+}
+
+static void complete_now(struct mc *m, struct mc_req *tmp, uint64_t done_at) {
+    tmp->r.ts[MEM_TS_DATA] = done_at;
+    if (m->done) m->done(m->done_ctx, tmp);
+}
+
+void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *da, uint64_t now) {
+    account(m, now);
+    enum mc_q q = r->is_write ? MC_WRITEQ : MC_READQ;
+    uint64_t burst = r->addr & m->burst_mask;
+    if (m->cfg.forward_raw && m->len[MC_WRITEQ]) {
+        const struct mc_req *w = mc_find(m, MC_WRITEQ, burst);
+        if (w) {
+            struct mc_req tmp = {.r = *r, .da = *da, .arrive = now, .is_write = r->is_write};
+            tmp.r.ts[MEM_TS_MC_ENQ] = now;
+            if (r->is_write) {
+                m->st.writes_merged++;
+                complete_now(m, &tmp, now);
+            } else {
+                m->st.reads_forwarded++;
+                complete_now(m, &tmp, now + (uint64_t)m->cfg.fwd_latency);
+            }
+            return;
+        }
+    }
+    WS_ASSERT(mc_can_accept(m, r->is_write), "mc ch%u: enqueue into a full %s queue", m->ch,
+              r->is_write ? "write" : "read");
+    struct mc_req *x = m->free_list;
+    m->free_list = x->qnext;
+    memset(x, 0, sizeof *x);
+    x->r = *r;
+    x->r.ts[MEM_TS_MC_ENQ] = now;
+    x->da = *da;
+    x->bank = dram_bank_index(&m->dram, da);
+    x->unit = dram_unit_of(&m->dram, da);
+    x->seq = m->seq++;
+    x->arrive = now;
+    x->first_cmd = DRAM_NCMD;
+    x->is_write = r->is_write;
+    /* queue list */
+    x->qprev = m->tail[q];
+    if (m->tail[q]) m->tail[q]->qnext = x;
+    else m->head[q] = x;
+    m->tail[q] = x;
+    m->len[q]++;
+    /* bank list */
+    uint32_t b = x->bank;
+    x->bprev = m->btail[q][b];
+    if (m->btail[q][b]) m->btail[q][b]->bnext = x;
+    else m->bhead[q][b] = x;
+    m->btail[q][b] = x;
+    m->bmask[q][b >> 6] |= 1ULL << (b & 63);
+    m->unit_q[x->unit]++;
+    m->unit_last[x->unit] = now;
+    if (m->pol->on_enqueue) m->pol->on_enqueue(m->pst, &m->view, x);
+    if (m->wake > now) m->wake = now;
+}
+
+static void unlink_req(struct mc *m, struct mc_req *x) {
+    enum mc_q q = x->is_write ? MC_WRITEQ : MC_READQ;
+    if (x->qprev) x->qprev->qnext = x->qnext;
+    else m->head[q] = x->qnext;
+    if (x->qnext) x->qnext->qprev = x->qprev;
+    else m->tail[q] = x->qprev;
+    m->len[q]--;
+    uint32_t b = x->bank;
+    if (x->bprev) x->bprev->bnext = x->bnext;
+    else m->bhead[q][b] = x->bnext;
+    if (x->bnext) x->bnext->bprev = x->bprev;
+    else m->btail[q][b] = x->bprev;
+    if (!m->bhead[q][b]) m->bmask[q][b >> 6] &= ~(1ULL << (b & 63));
+    m->unit_q[x->unit]--;
+    x->qnext = m->free_list;
+    m->free_list = x;
+}
+
+static bool other_hit_pending(const struct mc *m, const struct mc_req *x) {
+    for (int q = 0; q < 2; q++)
+        for (const struct mc_req *o = m->bhead[q][x->bank]; o; o = o->bnext)
+            if (o != x && o->da.row == x->da.row) return true;
+    return false;
+}
+
+static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
+    uint64_t now = m->now;
+    enum dram_cmd cmd = ch->cmd;
+    struct mc_req *x = ch->req;
+    const struct dram_addr *a = x ? &x->da : &ch->addr;
+    if (x && m->cfg.row_policy == MC_CLOSE_PAGE && (cmd == DRAM_RD || cmd == DRAM_WR) &&
+        !other_hit_pending(m, x))
+        cmd = cmd == DRAM_RD ? DRAM_RDA : DRAM_WRA;
+    uint64_t ready = dram_ready_at(&m->dram, cmd, a, now);
+    WS_ASSERT(ready <= now, "mc ch%u policy %s chose %s at %llu, not issuable before %llu", m->ch,
+              m->pol->name, dram_cmd_names[cmd], (unsigned long long)now,
+              (unsigned long long)ready);
+    if (x) {
+        enum dram_cmd want = mcv_next_cmd(&m->view, x);
+        bool ok = want == cmd || (want == DRAM_RD && cmd == DRAM_RDA) ||
+                  (want == DRAM_WR && cmd == DRAM_WRA);
+        WS_ASSERT(ok, "mc ch%u policy %s chose %s for a request that needs %s", m->ch, m->pol->name,
+                  dram_cmd_names[cmd], dram_cmd_names[want]);
+    }
+    uint32_t bank = dram_bank_index(&m->dram, a);
+    int32_t open_before = m->dram.bank[bank].open_row;
+    dram_issue(&m->dram, cmd, a, now);
+    m->epoch++;
+    m->unit_last[dram_unit_of(&m->dram, a)] = now;
+    switch (cmd) {
+    case DRAM_ACT: m->st.n_act++, m->hits_served[bank] = 0; break;
+    case DRAM_PRE: m->st.n_pre++; break;
+    case DRAM_PREA: m->st.n_prea++; break;
+    case DRAM_RD: m->st.n_rd++; break;
+    case DRAM_WR: m->st.n_wr++; break;
+    case DRAM_RDA: m->st.n_rda++; break;
+    case DRAM_WRA: m->st.n_wra++; break;
+    case DRAM_REF: m->st.n_ref++; break;
+    case DRAM_PDEF:
+    case DRAM_PDES: m->st.n_pde++; break;
+    case DRAM_PDX: m->st.n_pdx++; break;
+    case DRAM_NCMD: break;
+    }
+    if (m->nobs) {
+        struct dram_cmd_rec rec = {now, cmd, m->ch, a->pc, a->rank, a->bg, a->bank, a->row, a->col};
+        if (cmd == DRAM_PRE || cmd == DRAM_PREA) rec.row = open_before < 0 ? 0 : (uint32_t)open_before;
+        for (unsigned i = 0; i < m->nobs; i++)
+            if (m->obs[i](m->obs_ctx[i], &rec, e) != 0) return -1;
+    }
+    if (m->pol->on_issue) {
+        struct mc_choice done = *ch;
+        done.cmd = cmd;
+        m->pol->on_issue(m->pst, &m->view, &done);
+    }
+    if (!x) return 0;
+    if (x->first_cmd == DRAM_NCMD) {
+        x->first_cmd = (uint8_t)cmd;
+        x->r.ts[MEM_TS_DRAM_CMD] = now;
+    }
+    if (!dram_cmd_is_col(cmd)) return 0;
+    /* column command: the request is served */
+    m->hits_served[bank]++;
+    x->r.ts[MEM_TS_COL] = now;
+    bool hit = dram_cmd_is_col((enum dram_cmd)x->first_cmd);
+    bool conflict = x->first_cmd == DRAM_PRE;
+    if (x->is_write) {
+        uint64_t done = dram_write_done(m->s, now);
+        m->st.writes++;
+        hit ? m->st.wr_hit++ : conflict ? m->st.wr_conflict++ : m->st.wr_miss++;
+        ws_hist_add(&m->st.wr_lat, done - x->arrive);
+        x->r.ts[MEM_TS_DATA] = done;
+    } else {
+        uint64_t done = dram_read_done(m->s, now);
+        m->st.reads++;
+        hit ? m->st.rd_hit++ : conflict ? m->st.rd_conflict++ : m->st.rd_miss++;
+        ws_hist_add(&m->st.rd_lat, done - x->arrive);
+        ws_hist_add(&m->st.rd_qlat, now - x->arrive);
+        x->r.ts[MEM_TS_DATA] = done;
+    }
+    if (m->pol->on_complete) m->pol->on_complete(m->pst, &m->view, x);
+    if (m->done) m->done(m->done_ctx, x);
+    unlink_req(m, x);
+    return 0;
+}
+
+/* Refresh and power management come before the policy: a due refresh closes the rank's banks
+ * (PREA) and issues REF; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle
+ * rank powers down after pd_idle cycles. Returns true and fills *ch when it wants a command. */
+static bool maintenance(struct mc *m, struct mc_choice *ch) {
+    uint64_t now = m->now;
+    for (uint32_t u = 0; u < m->nunits; u++) {
+        struct dram_rank *r = &m->dram.rank[u];
+        struct dram_addr a = {.ch = m->ch, .pc = u / (uint32_t)m->s->ranks,
+                              .rank = u % (uint32_t)m->s->ranks};
+        if (!m->ref_pending[u] && now >= m->ref_due[u]) {
+            m->ref_pending[u] = true;
+            m->nref_pending++;
+        }
+        if (r->pd) {
+            if ((m->unit_q[u] || m->ref_pending[u]) &&
+                dram_ready_at(&m->dram, DRAM_PDX, &a, now) <= now) {
+                *ch = (struct mc_choice){NULL, DRAM_PDX, a};
+                return true;
+            }
+            continue;
+        }
+        if (m->ref_pending[u]) {
+            enum dram_cmd c = r->open_banks ? DRAM_PREA : DRAM_REF;
+            if (dram_ready_at(&m->dram, c, &a, now) <= now) {
+                if (c == DRAM_REF) {
+                    m->ref_pending[u] = false;
+                    m->nref_pending--;
+                    m->ref_due[u] += (uint64_t)m->s->REFI;
+                }
+                *ch = (struct mc_choice){NULL, c, a};
+                return true;
+            }
+            continue;
+        }
+        if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u] &&
+            now >= m->unit_last[u] + (uint64_t)m->cfg.pd_idle) {
+            enum dram_cmd c = m->cfg.pd_mode == MC_PD_FAST ? DRAM_PDEF
+                              : r->open_banks              ? DRAM_PREA
+                                                           : DRAM_PDES;
+            if (dram_ready_at(&m->dram, c, &a, now) <= now) {
+                *ch = (struct mc_choice){NULL, c, a};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Drain mode: a watermark drain starts at wq_hi and holds until wq_lo; independently, writes
+ * drain whenever no read is queued (if enabled). An episode is counted when draining starts. */
+static void update_drain(struct mc *m) {
+    uint32_t wq = m->len[MC_WRITEQ], rq = m->len[MC_READQ];
+    bool was = m->draining;
+    if (!m->wm_drain && wq >= (uint32_t)m->cfg.wq_hi) m->wm_drain = true;
+    else if (m->wm_drain && wq <= (uint32_t)m->cfg.wq_lo) m->wm_drain = false;
+    m->draining = m->wm_drain || (m->cfg.drain_when_no_reads && rq == 0 && wq > 0);
+    if (m->draining && !was) m->st.drains++;
+}
+
+/* The earliest cycle at which some queued request's next command could issue. */
+static uint64_t earliest_request(struct mc *m) {
+    uint64_t best = DRAM_NEVER;
+    for (int q = 0; q < 2; q++)
+        for (uint32_t w = 0; w < m->nwords; w++)
+            for (uint64_t bits = m->bmask[q][w]; bits; bits &= bits - 1) {
+                uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                bool hit = false, other = false;
+                struct mc_req *hitr = NULL, *othr = NULL;
+                for (struct mc_req *r = m->bhead[q][b]; r && !(hit && other); r = r->bnext) {
+                    if (mcv_is_hit(&m->view, r)) {
+                        if (!hit) hit = true, hitr = r;
+                    } else if (!other) {
+                        other = true, othr = r;
+                    }
+                }
+                if (hitr) {
+                    uint64_t t = mcv_ready_at(&m->view, hitr);
+                    if (t < best) best = t;
+                }
+                if (othr) {
+                    uint64_t t = mcv_ready_at(&m->view, othr);
+                    if (t < best) best = t;
+                }
+            }
+    return best;
+}
+
+int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
+    if (now < m->wake) return 0;
+    account(m, now);
+    m->now = now;
+    m->epoch++;
+    m->st.cycles = now + 1;
+    int slots = m->s->dual_cmd_bus ? 2 : 1;
+    bool issued = false;
+    for (int s = 0; s < slots; s++) {
+        struct mc_choice ch;
+        memset(&ch, 0, sizeof ch);
+        if (!maintenance(m, &ch)) {
+            update_drain(m);
+            if (!m->pol->pick(m->pst, &m->view, &ch)) break;
+        }
+        if (issue(m, &ch, e) != 0) return -1;
+        issued = true;
+    }
+    if (issued) {
+        m->wake = now + 1;
+        return 0;
+    }
+    uint64_t w = earliest_request(m);
+    if (w <= now) w = now + 1; /* an issuable request the policy held back: look again */
+    for (uint32_t u = 0; u < m->nunits; u++) {
+        if (m->ref_pending[u] || m->dram.rank[u].pd) {
+            w = now + 1; /* refresh or wake-up sequence in progress */
+            break;
+        }
+        if (m->ref_due[u] < w) w = m->ref_due[u];
+        if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u]) {
+            uint64_t t = m->unit_last[u] + (uint64_t)m->cfg.pd_idle;
+            if (t < w) w = t <= now ? now + 1 : t;
+        }
+    }
+    if (m->wake_req > now && m->wake_req < w) w = m->wake_req;
+    m->wake = w;
+    return 0;
+}
+
+uint64_t mc_next_event(const struct mc *m) { return m->wake; }
+
+void mc_finish(struct mc *m, uint64_t end) {
+    account(m, end);
+    m->st.cycles = end;
+    m->st.data_busy = m->dram.data_busy_cycles;
+}
+
+/* Policies may ask to be woken at a cycle (e.g. close-page idling). */
+void mcv_request_wake(const struct mc_view *v, uint64_t t) {
+    struct mc *m = v->m;
+    if (t > m->now && (m->wake_req <= m->now || t < m->wake_req)) m->wake_req = t;
+}
+
+/* ---- registry ---- */
+#define MC_POLICY(sym) extern const struct mc_policy mc_policy_##sym;
+#include "mem/mc/policies.def"
+#undef MC_POLICY
+#define MC_POLICY(sym) &mc_policy_##sym,
+const struct mc_policy *const mc_policies[] = {
+#include "mem/mc/policies.def"
+};
+#undef MC_POLICY
+const unsigned mc_npolicies = sizeof mc_policies / sizeof mc_policies[0];
+
+const struct mc_policy *mc_policy_find(const char *name) {
+    for (unsigned i = 0; i < mc_npolicies; i++) {
+        const char *n = mc_policies[i]->name;
+        if (strcmp(n, name) == 0) return mc_policies[i];
+        /* accept '_' for '-' (frfcfs_cap vs frfcfs-cap) */
+        size_t k = 0;
+        while (n[k] && name[k] && (n[k] == name[k] || (n[k] == '-' && name[k] == '_'))) k++;
+        if (!n[k] && !name[k]) return mc_policies[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,92 @@
+/* The mc.policy seam: a memory-controller scheduler is a table of functions chosen by name.
+ *
+ * Contract: the controller calls pick() at most once per command slot of a DRAM cycle (twice
+ * per cycle with a dual command bus), after refresh and power management, with a read-only
+ * view of the queues and the DRAM state. pick() returns the command to issue now, or false to
+ * issue nothing. A choice names either a queued request (its next command, optionally upgraded
+ * from RD/WR to RDA/WRA) or an "at-large" command without a request (ACT/PRE/PREA, e.g. a
+ * speculative precharge); the controller asserts that the choice is issuable now. Policies keep
+ * their state in their own struct (no file-scope mutable state) and may write only
+ * mc_req.scratch of requests. on_enqueue/on_issue/on_complete may be NULL. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/cfg.h"
+#include "mem/mc/mc.h"
+
+struct mc_view; /* opaque: use the accessors below */
+
+struct mc_choice {
+    struct mc_req *req; /* NULL for an at-large command */
+    enum dram_cmd cmd;
+    struct dram_addr addr; /* for at-large commands */
+};
+
+struct mc_policy_env {
+    const struct dram_spec *spec;
+    uint32_t channel;
+    uint32_t nbanks; /* flat banks in the channel */
+    const struct mc_cfg *mcfg;
+};
+
+struct mc_policy {
+    const char *name;
+    const char *doc;
+    const struct cfg_key *keys; /* this policy's config keys (mc.<name>.*), may be NULL */
+    unsigned nkeys;
+    /* Allocates the policy state; reads its keys from c. */
+    void *(*create)(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e);
+    void (*destroy)(void *st);
+    bool (*pick)(void *st, const struct mc_view *v, struct mc_choice *out);
+    void (*on_enqueue)(void *st, const struct mc_view *v, struct mc_req *r);
+    void (*on_issue)(void *st, const struct mc_view *v, const struct mc_choice *c);
+    void (*on_complete)(void *st, const struct mc_view *v, const struct mc_req *r);
+};
+
+/* Registry (policies.def). */
+const struct mc_policy *mc_policy_find(const char *name);
+extern const struct mc_policy *const mc_policies[];
+extern const unsigned mc_npolicies;
+
+/* ---- view accessors ---- */
+uint64_t mcv_now(const struct mc_view *v);
+const struct dram_spec *mcv_spec(const struct mc_view *v);
+/* Whether the controller is in write-drain mode (watermarks / no reads pending). */
+bool mcv_draining(const struct mc_view *v);
+uint32_t mcv_qlen(const struct mc_view *v, enum mc_q q);
+/* Oldest request of a queue; follow ->qnext for arrival order. */
+struct mc_req *mcv_head(const struct mc_view *v, enum mc_q q);
+/* Oldest request of a queue in one bank; follow ->bnext. */
+struct mc_req *mcv_bank_head(const struct mc_view *v, enum mc_q q, uint32_t bank);
+/* Banks with at least one request in queue q: a bitmap over flat bank indices. */
+const uint64_t *mcv_bank_mask(const struct mc_view *v, enum mc_q q);
+uint32_t mcv_nbanks(const struct mc_view *v);
+/* Open row of a flat bank, -1 when closed. */
+int32_t mcv_open_row(const struct mc_view *v, uint32_t bank);
+/* Cycle of the last column command to a bank (for close-page idling). */
+uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank);
+/* Column commands served since the bank's current row was opened. */
+uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank);
+/* Next command the request needs given the bank state: ACT, PRE, RD or WR. */
+enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r);
+/* Whether it is a row hit now (its row is open). */
+bool mcv_is_hit(const struct mc_view *v, const struct mc_req *r);
+/* Earliest cycle its next command could issue (DRAM_NEVER if blocked, e.g. by refresh). */
+uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r);
+static inline bool mcv_issuable(const struct mc_view *v, const struct mc_req *r) {
+    return mcv_ready_at(v, r) <= mcv_now(v);
+}
+/* Earliest cycle an at-large command could issue to a location. */
+uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a);
+/* Fills a choice for a request's next command. */
+static inline void mcv_choose(const struct mc_view *v, struct mc_req *r, struct mc_choice *out) {
+    out->req = r;
+    out->cmd = mcv_next_cmd(v, r);
+    out->addr = r->da;
+}
+/* Asks the controller to run pick() again no later than cycle t even if nothing else happens. */
+void mcv_request_wake(const struct mc_view *v, uint64_t t);
+/* A request's DRAM location for an at-large command to its bank. */
+void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out);

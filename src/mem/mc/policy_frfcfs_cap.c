@@ -1,0 +1,47 @@
+/* FR-FCFS with a row-hit cap (Mutlu & Moscibroda's FR-FCFS+Cap): after `cap` row hits have been
+ * served from an open row, younger hits no longer bypass an older miss to the same bank, which
+ * bounds the starvation that plain FR-FCFS allows. Selection logic in frfcfs_core.h. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "mem/mc/frfcfs_core.h"
+
+struct frfcfs_cap {
+    int64_t cap;
+};
+
+static const struct cfg_key cap_keys[] = {
+    {"mc.frfcfs_cap.cap", CFG_INT, offsetof(struct frfcfs_cap, cap), "4", 1, 1024, NULL, "hits",
+     "row hits served from one open row before an older miss to that bank takes over"},
+};
+
+static void *cap_create(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {
+    (void)env;
+    struct frfcfs_cap *p = calloc(1, sizeof *p);
+    if (!p) {
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    if (cfg_bind(c, "mc.frfcfs_cap", cap_keys, CFG_COUNT(cap_keys), p, e) != 0) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void cap_destroy(void *st) { free(st); }
+
+static bool cap_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
+    const struct frfcfs_cap *p = st;
+    return frfcfs_select(v, (uint32_t)p->cap, out);
+}
+
+const struct mc_policy mc_policy_frfcfs_cap = {
+    .name = "frfcfs-cap",
+    .doc = "FR-FCFS with a cap on row hits that may bypass an older miss (mc.frfcfs_cap.cap)",
+    .keys = cap_keys,
+    .nkeys = CFG_COUNT(cap_keys),
+    .create = cap_create,
+    .destroy = cap_destroy,
+    .pick = cap_pick,
+};

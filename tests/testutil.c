@@ -1,0 +1,62 @@
+/* Shared test helpers (see testutil.h). */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct cfg *tu_cfg(const char *ini) {
+    struct cfg *c = cfg_create();
+    struct ws_err e = {{0}};
+    if (cfg_load_ini_string(c, "test.ini", ini, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        fail();
+    }
+    return c;
+}
+
+const char *tu_tmpfile(const char *name, const char *text) {
+    static char paths[8][512];
+    static int slot;
+    char *p = paths[slot++ & 7];
+    const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(p, 512, "%s/ws-test-%d-%s", dir, (int)getpid(), name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+int tu_run_cli(const char *args, char **out) {
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", WS_BINARY, args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t r;
+    while ((r = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+        n += r;
+        if (n + 1 >= cap) buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = '\0';
+    int st = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+bool tu_file_exists(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0;
+}

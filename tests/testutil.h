@@ -1,0 +1,16 @@
+/* Shared helpers for tests: in-memory configs, temporary files, running the CLI. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/cfg.h"
+
+/* Config from INI text; fails the test on a parse error. */
+struct cfg *tu_cfg(const char *ini);
+/* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
+const char *tu_tmpfile(const char *name, const char *text);
+/* Runs `warpsim <args>` (the built binary), capturing stderr+stdout into *out (malloc'd).
+ * Returns the exit status. */
+int tu_run_cli(const char *args, char **out);
+bool tu_file_exists(const char *path);
