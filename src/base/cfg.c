@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,4 +379,16 @@ void cfg_print_keys(const char *group, const struct cfg_key *keys, size_t n, FIL
                 k->def ? k->def : "(preset)", k->doc, k->unit && k->unit[0] ? " (" : "",
                 k->unit ? k->unit : "", k->unit && k->unit[0] ? ")" : "");
     }
+}
+
+json_t *cfg_effective_json(const struct cfg *c) {
+    json_t *o = json_object();
+    for (size_t b = 0; b < c->nbind; b++)
+        for (size_t i = 0; i < c->bind[b].n; i++) {
+            const struct cfg_key *k = &c->bind[b].keys[i];
+            char val[CFG_STR_MAX + 32];
+            cfg_format_value(k, c->bind[b].obj, val, sizeof val);
+            json_object_set_new(o, k->name, json_string(val));
+        }
+    return o;
 }

@@ -69,6 +69,10 @@ void cfg_dump(const struct cfg *c, FILE *out);
 /* Prints the key reference (name, type, range, default, doc) of one table. */
 void cfg_print_keys(const char *group, const struct cfg_key *keys, size_t n, FILE *out);
 
+/* {"section.key": "value", ...} of every bound key's effective value (for result files). */
+struct json_t;
+struct json_t *cfg_effective_json(const struct cfg *c);
+
 /* Field formatting (for dumps and result files). */
 void cfg_format_value(const struct cfg_key *k, const void *obj, char *buf, size_t n);
 

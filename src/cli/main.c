@@ -3,12 +3,24 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "cli/cli.h"
+
+static const char usage[] =
+    "warpsim: a fast cycle-level GPU memory-system simulator\n"
+    "usage:\n"
+    "  warpsim dram   [-c CONFIG] [--set k=v]... SOURCE   standalone DRAM / memory-controller mode\n"
+    "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
+    "  warpsim config keys                                 print every key with range and doc\n"
+    "  warpsim list   policies|presets                     what can be selected by name\n";
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: warpsim <dram|config|list> ...\n");
-        return WS_EXIT_USAGE;
+    if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        fputs(usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? WS_EXIT_USAGE : WS_EXIT_OK;
     }
-    fprintf(stderr, "warpsim: unknown command '%s'\n", argv[1]);
+    if (strcmp(argv[1], "dram") == 0) return cmd_dram(argc, argv);
+    if (strcmp(argv[1], "config") == 0) return cmd_config(argc, argv);
+    if (strcmp(argv[1], "list") == 0) return cmd_list(argc, argv);
+    fprintf(stderr, "warpsim: unknown command '%s'\n%s", argv[1], usage);
     return WS_EXIT_USAGE;
 }

@@ -44,8 +44,8 @@ struct unit {
 
 /* A data bus (ch, pc): shared by the ranks of that pseudo-channel. */
 struct bus {
-    struct ev rd;      /* last read, any rank (tRTW) */
-    uint32_t n, next;  /* bursts held in this bus's ring and the next slot */
+    struct ev rd;     /* last read, any rank (tRTW) */
+    uint32_t n, next; /* bursts held in this bus's ring and the next slot */
 };
 
 struct burst {
@@ -78,15 +78,27 @@ typedef unsigned long long ull;
 typedef long long ll;
 
 static inline struct ev ev_of(const struct dram_cmd_rec *r) {
-    struct ev v = {r->cycle, r->row, r->col, (uint16_t)r->ch, (uint8_t)(r->cmd + 1),
-                   (uint8_t)r->pc, (uint8_t)r->rank, (uint8_t)r->bg, (uint8_t)r->bank};
-    return v;
+    return (struct ev){.cycle = r->cycle,
+                       .row = r->row,
+                       .col = r->col,
+                       .ch = (uint16_t)r->ch,
+                       .kind = (uint8_t)(r->cmd + 1),
+                       .pc = (uint8_t)r->pc,
+                       .rank = (uint8_t)r->rank,
+                       .bg = (uint8_t)r->bg,
+                       .bank = (uint8_t)r->bank};
 }
 
 static struct dram_cmd_rec rec_of(const struct ev *v) {
-    struct dram_cmd_rec r = {v->cycle, (enum dram_cmd)(v->kind - 1), v->ch, v->pc, v->rank, v->bg,
-                             v->bank, v->row, v->col};
-    return r;
+    return (struct dram_cmd_rec){.cycle = v->cycle,
+                                 .cmd = (enum dram_cmd)(v->kind - 1),
+                                 .ch = v->ch,
+                                 .pc = v->pc,
+                                 .rank = v->rank,
+                                 .bg = v->bg,
+                                 .bank = v->bank,
+                                 .row = v->row,
+                                 .col = v->col};
 }
 
 /* ---- messages (cold path) ---- */
@@ -151,8 +163,7 @@ static int fail_state(struct ws_err *e, const char *rule, const struct dram_cmd_
     do {                                                                                           \
         const struct ev *p_ = (prev);                                                              \
         int64_t n_ = (needs);                                                                      \
-        if (p_->kind && (int64_t)(r->cycle - p_->cycle) < n_)                                      \
-            return fail_gap(e, rule, r, p_, n_);                                                   \
+        if (p_->kind && (int64_t)(r->cycle - p_->cycle) < n_) return fail_gap(e, rule, r, p_, n_); \
     } while (0)
 
 /* ---- create / destroy ---- */
@@ -218,7 +229,9 @@ void dram_checker_destroy(struct dram_checker *k) {
     free(k);
 }
 
-uint64_t dram_checker_ncommands(const struct dram_checker *k) { return k->ncmd; }
+uint64_t dram_checker_ncommands(const struct dram_checker *k) {
+    return k->ncmd;
+}
 
 /* ---- checks ---- */
 
@@ -230,8 +243,9 @@ static int check_addr(const struct dram_checker *k, const struct dram_cmd_rec *r
 #define RANGE(field, key, lim)                                                                     \
     do {                                                                                           \
         if ((int64_t)r->field >= (lim))                                                            \
-            return fail_state(e, "address", r, NULL, "", "has " #field " %u out of range (dram." key \
-                              " = %lld)", r->field, (ll)(lim));                                    \
+            return fail_state(e, "address", r, NULL, "",                                           \
+                              "has " #field " %u out of range (dram." key " = %lld)", r->field,    \
+                              (ll)(lim));                                                          \
     } while (0)
     RANGE(ch, "channels", s->channels);
     RANGE(pc, "pseudo_channels", s->pseudo_channels);
@@ -292,8 +306,8 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
         const struct ev *o = col ? &c->col : &c->row;
         if (o->kind && o->cycle == t)
             return fail_state(e, "command bus", r, o, "",
-                              "shares the %s command bus of channel %u with", col ? "column" : "row",
-                              r->ch);
+                              "shares the %s command bus of channel %u with",
+                              col ? "column" : "row", r->ch);
     }
 
     /* power-down state and the exits owed after it, then the refresh cycle time */
@@ -319,8 +333,7 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
                 g == r->bg ? s->RRD_L : s->RRD_S);
         /* when a ring is full, its next slot holds the oldest of the last 4 (32) ACTs */
         if (s->FAW > 0 && u->faw_n == 4) GAP("tFAW", &k->faw[ui * 4 + u->faw_pos], s->FAW);
-        if (s->X32AW > 0 && u->x32_n == 32)
-            GAP("tX32AW", &k->x32[ui * 32 + u->x32_pos], s->X32AW);
+        if (s->X32AW > 0 && u->x32_n == 32) GAP("tX32AW", &k->x32[ui * 32 + u->x32_pos], s->X32AW);
         break;
     case DRAM_PRE:
         if (b->open && check_close(k, r, b, e)) return -1;

@@ -23,7 +23,7 @@ static const struct dram_spec ddr3_1600_usimm = {
     .IDD4R = 96, .IDD4W = 99, .IDD5 = 112, .devices_per_rank = 16,
 };
 
-/* DDR4-2400R (17-17-17), 8 Gb x8 devices, 2 ranks of 8 chips: 4 BG x 4 banks, 64K rows,
+/* DDR4-2400R (17-17-17), 8 Gb x8 devices, one rank of 8 chips (single-rank DIMM): 4 BG x 4 banks, 64K rows,
  * 1K device columns = 128 bursts of 64 B (8 KB row). tCK 0.833 ns. Secondaries from JESD79-4
  * for 2400 / 1 KB page: tRRD_S max(4nCK,3.3ns)=4, tRRD_L max(4nCK,4.9ns)=6, tFAW 21ns=26,
  * tCCD_L max(5nCK,5ns)=6, tWTR_S max(2nCK,2.5ns)=3, tWTR_L max(4nCK,7.5ns)=9, tWR 15ns=18,
@@ -32,7 +32,7 @@ static const struct dram_spec ddr3_1600_usimm = {
  * Currents: Micron 8Gb x8 DDR4-2400 datasheet class values. */
 static const struct dram_spec ddr4_2400 = {
     .preset = "ddr4-2400", .std = DRAM_DDR4,
-    .channels = 1, .pseudo_channels = 1, .ranks = 2, .bankgroups = 4, .banks_per_group = 4,
+    .channels = 1, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4, .banks_per_group = 4,
     .rows = 65536, .columns = 128, .bus_bits = 64, .burst_length = 8, .dual_cmd_bus = false,
     .tCK_ps = 833, .nBL = 4, .CL = 17, .CWL = 12, .RCDRD = 17, .RCDWR = 17, .RP = 17,
     .RAS = 39, .RC = 56, .RRD_S = 4, .RRD_L = 6, .FAW = 26, .X32AW = 0, .CCD_S = 4, .CCD_L = 6,
@@ -132,7 +132,7 @@ static const struct dram_spec hbm2_jedec = {
 
 const struct dram_preset dram_presets[] = {
     {"ddr3-1600", "DDR3-1600 11-11-11, USIMM v1.3 1-channel (2 ranks x 8 banks)", &ddr3_1600_usimm},
-    {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 2 ranks x 16 banks (4 BG)", &ddr4_2400},
+    {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 1 rank x 16 banks (4 BG)", &ddr4_2400},
     {"gddr5-gtx480", "GDDR5 H5GQ1H24AFR @924 MHz, GTX480 (6 x 64-bit, 177 GB/s)", &gddr5_gtx480},
     {"gddr6-rtx2060s", "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s)",
      &gddr6_rtx2060s},

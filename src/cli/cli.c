@@ -1,0 +1,56 @@
+/* Common option handling for subcommands (see cli.h). */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if __has_include("mem/drive/usimm_cfg.h")
+#include "mem/drive/usimm_cfg.h"
+#else
+#include <stdbool.h>
+static bool usimm_cfg_detect(const char *p) { (void)p; return false; }
+static int usimm_cfg_load(struct cfg *c, const char *p, int n, struct ws_err *e) { (void)c; (void)p; (void)n; return ws_fail(e, "x"); }
+#endif
+
+int cli_fail(const struct ws_err *e, int code) {
+    fprintf(stderr, "warpsim: %s\n", e->msg);
+    return code;
+}
+
+int cli_common_opt(struct cli_common *o, int argc, char **argv, int *i, struct ws_err *e) {
+    const char *a = argv[*i];
+    if (strcmp(a, "-c") == 0 || strcmp(a, "--config") == 0) {
+        if (*i + 1 >= argc) return ws_fail(e, "%s needs a file", a);
+        o->config_path = argv[++*i];
+        return 1;
+    }
+    if (strcmp(a, "--set") == 0 || strcmp(a, "-s") == 0) {
+        if (*i + 1 >= argc) return ws_fail(e, "%s needs section.key=value", a);
+        if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0]))
+            return ws_fail(e, "too many --set options");
+        o->sets[o->nsets++] = argv[++*i];
+        return 1;
+    }
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--out") == 0) {
+        if (*i + 1 >= argc) return ws_fail(e, "%s needs a file", a);
+        o->out_path = argv[++*i];
+        return 1;
+    }
+    return 0;
+}
+
+int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
+    if (o->config_path) {
+        int rc;
+        if (usimm_cfg_detect(o->config_path)) {
+            o->usimm_cfg = true;
+            rc = usimm_cfg_load(c, o->config_path, o->usimm_cores > 0 ? o->usimm_cores : 1, e);
+        } else {
+            rc = cfg_load_ini(c, o->config_path, e);
+        }
+        if (rc != 0) return -1;
+    }
+    for (int k = 0; k < o->nsets; k++)
+        if (cfg_set_arg(c, o->sets[k], k + 1, e) != 0) return -1;
+    return 0;
+}

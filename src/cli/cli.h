@@ -1,0 +1,29 @@
+/* Shared pieces of the warpsim subcommands: the common options (-c FILE, --set k=v, -o FILE)
+ * and the one place that prints errors and picks exit codes. */
+#pragma once
+
+#include <stdbool.h>
+
+#include "base/cfg.h"
+#include "base/err.h"
+
+struct cli_common {
+    const char *config_path;
+    const char *out_path;
+    const char *sets[256];
+    int nsets;
+    bool usimm_cfg; /* -c named a USIMM .cfg file */
+    int usimm_cores;
+};
+
+/* Consumes argv[*i] (and its value) if it is a common option; returns 1 when consumed, 0 when
+ * not a common option, -1 on a usage error (message in e). */
+int cli_common_opt(struct cli_common *o, int argc, char **argv, int *i, struct ws_err *e);
+/* Loads -c (INI or USIMM .cfg) into c, then applies the --set options on top. */
+int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e);
+/* Prints "warpsim: <msg>" and returns the exit code for it. */
+int cli_fail(const struct ws_err *e, int code);
+
+int cmd_dram(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_list(int argc, char **argv);

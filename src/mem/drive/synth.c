@@ -1,0 +1,166 @@
+/* Synthetic request streams (see synth.h). Addresses are generated lazily, one request ahead. */
+#include "mem/drive/synth.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+
+static const char *const pattern_names[] = {"stream", "random", "strided", "row-conflict", "mixed",
+                                            NULL};
+
+#define OFF(f) offsetof(struct synth_cfg, f)
+const struct cfg_key synth_keys[] = {
+    {"synth.pattern", CFG_ENUM, OFF(pattern), "random", 0, 0, pattern_names, "",
+     "synthetic address pattern"},
+    {"synth.requests", CFG_INT, OFF(requests), "100000", 1, 1e12, NULL, "req",
+     "number of requests to generate"},
+    {"synth.read_share", CFG_DOUBLE, OFF(read_share), "0.8", 0, 1, NULL, "",
+     "probability that a request is a read"},
+    {"synth.footprint", CFG_INT, OFF(footprint), "1073741824", 4096, 1LL << 46, NULL, "B",
+     "address range the pattern covers"},
+    {"synth.stride", CFG_INT, OFF(stride), "4096", 1, 1LL << 40, NULL, "B",
+     "distance between consecutive requests (strided)"},
+    {"synth.streams", CFG_INT, OFF(streams), "8", 1, 4096, NULL, "",
+     "interleaved sequential streams (mixed)"},
+    {"sim.seed", CFG_INT, OFF(seed), "1", 0, 9.2e18, NULL, "",
+     "seed of every random choice (same seed, same result)"},
+};
+const unsigned synth_nkeys = CFG_COUNT(synth_keys);
+
+#define SD(f, doc) {#f, STAT_COUNTER, offsetof(struct synth_stats, f), "", doc}
+const struct stat_desc synth_stat_desc[] = {
+    SD(requests, "requests offered to the memory system"),
+    SD(reads, "read requests offered"),
+    SD(writes, "write requests offered"),
+    SD(completed, "requests completed (including forwarded and merged)"),
+    SD(stall_cycles, "cycles the next request waited for room in its controller queue"),
+};
+const unsigned synth_stat_ndesc = CFG_COUNT(synth_stat_desc);
+
+struct synth {
+    struct synth_cfg cfg;
+    const struct addr_map *map;
+    const struct dram_spec *spec;
+    struct ws_rng rng;
+    uint64_t burst, nbursts;
+    uint64_t *stream_pos; /* mixed: next burst of each stream */
+    uint64_t i;           /* index of the pending request */
+    bool have;
+    struct mem_req pending;
+    struct synth_stats st;
+};
+
+struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms, struct ws_err *e) {
+    struct synth *s = calloc(1, sizeof *s);
+    if (!s) {
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    s->map = memsys_map(ms);
+    s->spec = memsys_spec(ms);
+    s->burst = (uint64_t)dram_access_bytes(s->spec);
+    s->nbursts = (uint64_t)cfg->footprint / s->burst;
+    if (s->nbursts == 0) s->nbursts = 1;
+    ws_rng_seed(&s->rng, (uint64_t)cfg->seed);
+    s->stream_pos = calloc((size_t)cfg->streams, sizeof *s->stream_pos);
+    if (!s->stream_pos) {
+        free(s);
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    /* mixed: streams start at random bursts so they land in different rows */
+    for (int64_t k = 0; k < cfg->streams; k++) s->stream_pos[k] = ws_rng_below(&s->rng, s->nbursts);
+    return s;
+}
+
+void synth_destroy(struct synth *s) {
+    if (!s) return;
+    free(s->stream_pos);
+    free(s);
+}
+
+const struct synth_stats *synth_stats(const struct synth *s) { return &s->st; }
+
+static uint64_t next_addr(struct synth *s) {
+    uint64_t i = s->i;
+    switch (s->cfg.pattern) {
+    case SYN_STREAM: return (i % s->nbursts) * s->burst;
+    case SYN_RANDOM: return ws_rng_below(&s->rng, s->nbursts) * s->burst;
+    case SYN_STRIDED: return (i * (uint64_t)s->cfg.stride) % (s->nbursts * s->burst);
+    case SYN_ROWCONFLICT: {
+        /* channels round-robin; in each, bank 0 of rank 0 with alternating rows */
+        struct dram_addr a = {0};
+        uint64_t nch = (uint64_t)s->spec->channels;
+        a.ch = (uint32_t)(i % nch);
+        a.row = (uint32_t)((i / nch) % 2 ? (uint64_t)s->spec->rows / 2 : 0) +
+                (uint32_t)((i / nch / 2) % 2);
+        return addr_map_encode(s->map, &a);
+    }
+    case SYN_MIXED: {
+        uint64_t k = ws_rng_below(&s->rng, (uint64_t)s->cfg.streams);
+        uint64_t b = s->stream_pos[k];
+        s->stream_pos[k] = (b + 1) % s->nbursts;
+        return b * s->burst;
+    }
+    }
+    return 0;
+}
+
+static void generate(struct synth *s) {
+    memset(&s->pending, 0, sizeof s->pending);
+    s->pending.addr = next_addr(s);
+    s->pending.is_write = ws_rng_unit(&s->rng) >= s->cfg.read_share;
+    s->pending.bytes = (uint32_t)s->burst;
+    s->pending.tag = s->i;
+    s->have = true;
+}
+
+static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err *e) {
+    (void)e;
+    struct synth *s = st;
+    for (;;) {
+        if (!s->have) {
+            if (s->i >= (uint64_t)s->cfg.requests) return 0;
+            generate(s);
+        }
+        if (!memsys_can_accept(ms, s->pending.addr, s->pending.is_write)) {
+            s->st.stall_cycles++;
+            return 0;
+        }
+        s->pending.ts[MEM_TS_ISSUE] = now;
+        memsys_enqueue(ms, &s->pending, now);
+        s->pending.is_write ? s->st.writes++ : s->st.reads++;
+        s->st.requests++;
+        s->have = false;
+        s->i++;
+    }
+}
+
+static uint64_t synth_next_event(void *st, uint64_t now) {
+    const struct synth *s = st;
+    /* a stalled request waits for queue space, which only a controller event frees */
+    (void)now;
+    if (s->i >= (uint64_t)s->cfg.requests && !s->have) return DRAM_NEVER;
+    return DRAM_NEVER;
+}
+
+static bool synth_finished(void *st) {
+    const struct synth *s = st;
+    return s->i >= (uint64_t)s->cfg.requests && !s->have && s->st.completed == s->st.requests;
+}
+
+static void synth_on_done(void *st, const struct mc_req *r) {
+    (void)r;
+    ((struct synth *)st)->st.completed++;
+}
+
+const struct drive_ops synth_ops = {
+    .name = "synthetic",
+    .inject = synth_inject,
+    .next_event = synth_next_event,
+    .finished = synth_finished,
+    .on_done = synth_on_done,
+};

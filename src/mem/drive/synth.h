@@ -1,0 +1,36 @@
+/* Built-in synthetic request streams for standalone memory mode: stream (sequential bursts),
+ * random (uniform bursts over a footprint), strided, row-conflict (every request to the same
+ * bank of each channel, alternating rows) and mixed (several sequential streams interleaved at
+ * random, like cores sharing a channel). Offered open-loop, as fast as the controllers accept
+ * them, in order. Deterministic for a given sim.seed. */
+#pragma once
+
+#include "base/cfg.h"
+#include "mem/drive/drive.h"
+
+enum synth_pattern { SYN_STREAM, SYN_RANDOM, SYN_STRIDED, SYN_ROWCONFLICT, SYN_MIXED };
+
+struct synth_cfg {
+    int pattern; /* enum synth_pattern */
+    int64_t requests;
+    double read_share;
+    int64_t footprint; /* bytes */
+    int64_t stride;    /* bytes, strided pattern */
+    int64_t streams;   /* mixed pattern */
+    int64_t seed;
+};
+extern const struct cfg_key synth_keys[];
+extern const unsigned synth_nkeys;
+
+struct synth_stats {
+    uint64_t requests, reads, writes, completed;
+    uint64_t stall_cycles; /* cycles the head request waited for queue space */
+};
+extern const struct stat_desc synth_stat_desc[];
+extern const unsigned synth_stat_ndesc;
+
+struct synth;
+struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms, struct ws_err *e);
+void synth_destroy(struct synth *s);
+const struct synth_stats *synth_stats(const struct synth *s);
+extern const struct drive_ops synth_ops;
