@@ -76,7 +76,7 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
 }
 
 static void print_summary(const struct memsys *ms, const char *source, double wall,
-                          uint64_t requests, FILE *out) {
+                          uint64_t requests, uint64_t visited, FILE *out) {
     const struct memsys_summary *s = memsys_summary(ms);
     const struct dram_spec *sp = memsys_spec(ms);
     fprintf(out, "warpsim dram: %s on %s (%lld channel%s), policy %s\n", source, sp->preset,
@@ -99,8 +99,10 @@ static void print_summary(const struct memsys *ms, const char *source, double wa
     if (s->commands_checked)
         fprintf(out, "  protocol checker  %llu commands, 0 violations\n",
                 (unsigned long long)s->commands_checked);
-    fprintf(out, "  speed             %.0f requests/s (%.3f s wall)\n",
-            wall > 0 ? (double)requests / wall : 0.0, wall);
+    fprintf(out, "  speed             %.0f requests/s, %.0f simulated cycles/s (%.3f s wall, %.1f%% of "
+                 "cycles visited)\n",
+            wall > 0 ? (double)requests / wall : 0.0, wall > 0 ? (double)s->cycles / wall : 0.0,
+            wall, s->cycles ? 100.0 * (double)visited / (double)s->cycles : 0.0);
 }
 
 int cmd_dram(int argc, char **argv) {
@@ -140,7 +142,7 @@ int cmd_dram(int argc, char **argv) {
         goto out;
     char source[128];
     snprintf(source, sizeof source, "synthetic %s", o.synthetic);
-    if (!o.quiet) print_summary(ms, source, wall, synth_stats(syn)->requests, stdout);
+    if (!o.quiet) print_summary(ms, source, wall, synth_stats(syn)->requests, res.visited_cycles, stdout);
     if (o.per_channel && !o.quiet) stats_print_text(&reg, stdout);
     if (o.common.out_path) {
         root = json_object();

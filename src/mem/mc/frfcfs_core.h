@@ -18,7 +18,7 @@ static inline bool frfcfs_select(const struct mc_view *v, uint32_t cap, struct m
             struct mc_req *head = mcv_bank_head(v, q, b);
             int32_t open = mcv_open_row(v, b);
             struct mc_req *hit = NULL;
-            if (open >= 0)
+            if (open >= 0 && mcv_bank_hits(v, q, b))
                 for (struct mc_req *r = head; r; r = r->bnext)
                     if ((int32_t)r->da.row == open) {
                         hit = r;

@@ -126,6 +126,7 @@ struct mc {
     struct mc_req **bhead[2], **btail[2];
     uint64_t *bmask[2];
     uint32_t *hits_served; /* per bank, since its row opened */
+    uint32_t *hitq[2];     /* per queue and bank: queued requests to the open row */
     struct bank_rdy *rdy;
     uint64_t epoch;
 
@@ -138,7 +139,7 @@ struct mc {
 
     bool draining, wm_drain;
     uint64_t seq;
-    uint64_t now, wake, wake_req;
+    uint64_t now, wake, wake_req, min_seen;
     uint64_t occ_t; /* cycle up to which occupancy is accounted */
     struct mc_stats st;
 
@@ -167,6 +168,9 @@ int32_t mcv_open_row(const struct mc_view *v, uint32_t bank) {
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
     return v->m->dram.bank[bank].last_col_at;
 }
+uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank) {
+    return v->m->hitq[q][bank];
+}
 uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank) {
     return v->m->hits_served[bank];
 }
@@ -191,6 +195,10 @@ static unsigned rdy_slot(enum dram_cmd c) {
     }
 }
 
+/* Readiness is cached per bank and command until the next issue (the only event that moves a
+ * timing fence), and clamped to `now` on use. Every ready time a policy looks at that lies in
+ * the future feeds min_seen: when the policy issues nothing, the controller sleeps until then,
+ * because nothing the policy considered can change before. */
 uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
@@ -201,8 +209,11 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
         b->at[0] = b->at[1] = b->at[2] = b->at[3] = 0; /* 0 = not computed */
     }
     unsigned k = rdy_slot(c);
-    if (!b->at[k]) b->at[k] = dram_ready_at(&m->dram, c, &r->da, m->now) + 1;
-    return b->at[k] - 1;
+    if (!b->at[k]) b->at[k] = dram_ready_at(&m->dram, c, &r->da, 0) + 1;
+    uint64_t t = b->at[k] - 1;
+    if (t <= m->now) return m->now;
+    if (t < m->min_seen) m->min_seen = t;
+    return t;
 }
 
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
@@ -250,6 +261,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         m->bhead[q] = calloc(m->nbanks, sizeof(struct mc_req *));
         m->btail[q] = calloc(m->nbanks, sizeof(struct mc_req *));
         m->bmask[q] = calloc(m->nwords, sizeof(uint64_t));
+        m->hitq[q] = calloc(m->nbanks, sizeof(uint32_t));
     }
     m->hits_served = calloc(m->nbanks, sizeof *m->hits_served);
     m->rdy = calloc(m->nbanks, sizeof *m->rdy);
@@ -257,7 +269,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
-    if (!m->pool || !m->bhead[1] || !m->btail[1] || !m->bmask[1] || !m->hits_served || !m->rdy ||
+    if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] || !m->hits_served || !m->rdy ||
         !m->unit_q || !m->unit_last || !m->ref_due || !m->ref_pending) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
@@ -302,6 +314,7 @@ void mc_destroy(struct mc *m) {
         free(m->bhead[q]);
         free(m->btail[q]);
         free(m->bmask[q]);
+        free(m->hitq[q]);
     }
     free(m->hits_served);
     free(m->rdy);
@@ -402,6 +415,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     else m->bhead[q][b] = x;
     m->btail[q][b] = x;
     m->bmask[q][b >> 6] |= 1ULL << (b & 63);
+    if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++;
     m->unit_q[x->unit]++;
     m->unit_last[x->unit] = now;
     if (m->pol->on_enqueue) m->pol->on_enqueue(m->pst, &m->view, x);
@@ -421,6 +435,7 @@ static void unlink_req(struct mc *m, struct mc_req *x) {
     if (x->bnext) x->bnext->bprev = x->bprev;
     else m->btail[q][b] = x->bprev;
     if (!m->bhead[q][b]) m->bmask[q][b >> 6] &= ~(1ULL << (b & 63));
+    if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--;
     m->unit_q[x->unit]--;
     x->qnext = m->free_list;
     m->free_list = x;
@@ -431,6 +446,23 @@ static bool other_hit_pending(const struct mc *m, const struct mc_req *x) {
         for (const struct mc_req *o = m->bhead[q][x->bank]; o; o = o->bnext)
             if (o != x && o->da.row == x->da.row) return true;
     return false;
+}
+
+/* Keeps hitq (queued requests to each bank's open row) exact: recounted when a row opens,
+ * cleared when it closes, adjusted on enqueue and dequeue. */
+static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *a, uint32_t bank) {
+    if (cmd == DRAM_ACT) {
+        for (int q = 0; q < 2; q++) {
+            uint32_t n = 0;
+            for (const struct mc_req *r = m->bhead[q][bank]; r; r = r->bnext) n += r->da.row == a->row;
+            m->hitq[q][bank] = n;
+        }
+    } else if (cmd == DRAM_PRE || cmd == DRAM_RDA || cmd == DRAM_WRA) {
+        m->hitq[0][bank] = m->hitq[1][bank] = 0;
+    } else if (cmd == DRAM_PREA) {
+        uint32_t first = dram_unit_of(&m->dram, a) * m->dram.nbanks_unit;
+        for (uint32_t b = first; b < first + m->dram.nbanks_unit; b++) m->hitq[0][b] = m->hitq[1][b] = 0;
+    }
 }
 
 static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
@@ -456,6 +488,7 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     int32_t open_before = m->dram.bank[bank].open_row;
     dram_issue(&m->dram, cmd, a, now);
     m->epoch++;
+    track_hits(m, cmd, a, bank);
     m->unit_last[dram_unit_of(&m->dram, a)] = now;
     switch (cmd) {
     case DRAM_ACT: m->st.n_act++, m->hits_served[bank] = 0; break;
@@ -525,6 +558,7 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
         if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
             m->nref_pending++;
+            m->epoch++;
         }
         if (r->pd) {
             if ((m->unit_q[u] || m->ref_pending[u]) &&
@@ -572,39 +606,11 @@ static void update_drain(struct mc *m) {
     if (m->draining && !was) m->st.drains++;
 }
 
-/* The earliest cycle at which some queued request's next command could issue. */
-static uint64_t earliest_request(struct mc *m) {
-    uint64_t best = DRAM_NEVER;
-    for (int q = 0; q < 2; q++)
-        for (uint32_t w = 0; w < m->nwords; w++)
-            for (uint64_t bits = m->bmask[q][w]; bits; bits &= bits - 1) {
-                uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
-                bool hit = false, other = false;
-                struct mc_req *hitr = NULL, *othr = NULL;
-                for (struct mc_req *r = m->bhead[q][b]; r && !(hit && other); r = r->bnext) {
-                    if (mcv_is_hit(&m->view, r)) {
-                        if (!hit) hit = true, hitr = r;
-                    } else if (!other) {
-                        other = true, othr = r;
-                    }
-                }
-                if (hitr) {
-                    uint64_t t = mcv_ready_at(&m->view, hitr);
-                    if (t < best) best = t;
-                }
-                if (othr) {
-                    uint64_t t = mcv_ready_at(&m->view, othr);
-                    if (t < best) best = t;
-                }
-            }
-    return best;
-}
-
 int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     if (now < m->wake) return 0;
     account(m, now);
     m->now = now;
-    m->epoch++;
+    m->min_seen = DRAM_NEVER;
     m->st.cycles = now + 1;
     int slots = m->s->dual_cmd_bus ? 2 : 1;
     bool issued = false;
@@ -622,8 +628,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
         m->wake = now + 1;
         return 0;
     }
-    uint64_t w = earliest_request(m);
-    if (w <= now) w = now + 1; /* an issuable request the policy held back: look again */
+    uint64_t w = m->min_seen;
     for (uint32_t u = 0; u < m->nunits; u++) {
         if (m->ref_pending[u] || m->dram.rank[u].pd) {
             w = now + 1; /* refresh or wake-up sequence in progress */

@@ -22,6 +22,14 @@ static struct dram_spec preset(const char *name) {
     return *p;
 }
 
+/* The preset with at least two ranks (a dual-rank DIMM of the same parts), for the rules and
+ * states that involve a second rank on the same data bus. */
+static struct dram_spec preset_ranks2(const char *name) {
+    struct dram_spec s = preset(name);
+    if (s.ranks < 2) s.ranks = 2;
+    return s;
+}
+
 struct seq {
     struct dram_cmd_rec c[MAXCMD];
     size_t n;
@@ -321,7 +329,7 @@ static void b_refi_first(const struct dram_spec *s, int64_t d, struct seq *q) {
 
 static void test_message_format(void **state) {
     (void)state;
-    struct dram_spec s = preset("ddr4-2400");
+    struct dram_spec s = preset_ranks2("ddr4-2400");
     struct seq q = {.n = 0};
     addx(&q, 117, DRAM_ACT, 0, 0, 1, 2, 3, 17, 0);
     addx(&q, 120, DRAM_RD, 0, 0, 1, 2, 3, 17, 5);
@@ -406,8 +414,7 @@ static void test_rank_switch(void **state) {
     (void)state;
     const char *two[] = {"ddr3-1600", "ddr4-2400"};
     for (int i = 0; i < 2; i++) {
-        struct dram_spec s = preset(two[i]);
-        assert_int_equal(s.ranks, 2);
+        struct dram_spec s = preset_ranks2(two[i]);
         tight(&s, b_rtrs_rd, "tRTRS");
         tight(&s, b_rtrs_wr, "tRTRS");
         struct dram_spec w = s;
@@ -468,7 +475,7 @@ static int obs(struct dram_checker *k, uint64_t cycle, enum dram_cmd cmd, uint32
 
 static void test_finish_refresh(void **state) {
     (void)state;
-    struct dram_spec s = preset("ddr4-2400");
+    struct dram_spec s = preset_ranks2("ddr4-2400");
     const uint64_t most = 9 * (uint64_t)s.REFI;
     struct ws_err e = {{0}};
     /* no REF at all: fine up to 9 x tREFI */
@@ -499,7 +506,7 @@ static void test_finish_refresh(void **state) {
 
 static void test_illegal_states(void **state) {
     (void)state;
-    struct dram_spec s = preset("ddr4-2400");
+    struct dram_spec s = preset_ranks2("ddr4-2400");
     struct seq q = {.n = 0};
     add(&q, 0, DRAM_RD, 0, 0, 0);
     expect_bad(&s, &q, "bank closed", "RD to a never-activated bank");
@@ -574,7 +581,7 @@ static void test_illegal_states(void **state) {
 
 static void test_command_bus(void **state) {
     (void)state;
-    struct dram_spec s = preset("ddr4-2400");
+    struct dram_spec s = preset_ranks2("ddr4-2400");
     struct seq q = {.n = 0};
     add(&q, 5, DRAM_ACT, 0, 0, 0);
     add(&q, 5, DRAM_ACT, 1, 0, 0);
@@ -640,7 +647,7 @@ static void test_command_bus(void **state) {
 static void test_data_bus(void **state) {
     (void)state;
     /* with the CCD/RTW rules disabled by the numbers, the direct occupancy check still fires */
-    struct dram_spec s = preset("ddr4-2400");
+    struct dram_spec s = preset_ranks2("ddr4-2400");
     s.CCD_S = s.CCD_L = 1;
     s.RTW = 1;
     struct seq q = {.n = 0};
