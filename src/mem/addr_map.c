@@ -7,7 +7,7 @@
 #include <strings.h>
 
 const struct cfg_key addr_map_keys[] = {
-    {"addr.map", CFG_STRING, offsetof(struct addr_map_cfg, map), "row:rank:bank:col:ch", 0, 0,
+    {"addr.map", CFG_STRING, offsetof(struct addr_map_cfg, map), "row:rank:ba:col:bg:pc:ch", 0, 0,
      NULL, "",
      "address map: field list MSB->LSB (row, rank, pc, bg, ba, bank, col, ch), a bit string "
      "(R K P G B C H S 0), or usimm0/usimm1"},
@@ -57,7 +57,8 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
     m->xor_bank = xor_bank;
     m->xor_channel = xor_channel;
     m->offset_bits = log2u(dram_access_bytes(s));
-    m->width[AF_CH] = log2u(s->channels);
+    bool ch_pow2 = (s->channels & (s->channels - 1)) == 0;
+    m->width[AF_CH] = ch_pow2 ? log2u(s->channels) : 0;
     m->width[AF_PC] = log2u(s->pseudo_channels);
     m->width[AF_RANK] = log2u(s->ranks);
     m->width[AF_BG] = log2u(s->bankgroups);
@@ -103,6 +104,10 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                     return ws_fail(e, "%s: address map '%s' names '%s' twice", where, text,
                                    field_names[f]);
                 seen[f] = true;
+                if (f == AF_CH && !ch_pow2) {
+                    m->nch_mod = (uint32_t)s->channels;
+                    m->ch_pos = bit;
+                }
                 for (unsigned b = 0; b < m->width[f]; b++) add_run(m, (unsigned)f, bit++, used[f]++);
             }
         }
@@ -112,6 +117,10 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                                text, field_names[f], m->width[f]);
         m->total_bits = bit;
     } else {
+        if (!ch_pow2)
+            return ws_fail(e, "%s: a bit-string address map needs a power-of-two channel count "
+                              "(use a field list for %lld channels)",
+                           where, (long long)s->channels);
         /* bit string, MSB first */
         char bits[128];
         unsigned n = 0;
@@ -171,6 +180,11 @@ static uint32_t fold(uint64_t v, unsigned width) {
 
 void addr_map_decode(const struct addr_map *m, uint64_t addr, struct dram_addr *out) {
     uint32_t f[AF_NFIELDS] = {0};
+    if (m->nch_mod) {
+        uint64_t lo = addr & ((1ULL << m->ch_pos) - 1), hi = addr >> m->ch_pos;
+        f[AF_CH] = (uint32_t)(hi % m->nch_mod);
+        addr = ((hi / m->nch_mod) << m->ch_pos) | lo;
+    }
     for (unsigned i = 0; i < m->nrun; i++) {
         const struct addr_run *r = &m->run[i];
         f[r->field] |= (uint32_t)((addr >> r->src) & ((1ULL << r->len) - 1)) << r->dst;
@@ -201,6 +215,10 @@ uint64_t addr_map_encode(const struct addr_map *m, const struct dram_addr *a) {
     for (unsigned i = 0; i < m->nrun; i++) {
         const struct addr_run *r = &m->run[i];
         addr |= (uint64_t)((f[r->field] >> r->dst) & ((1u << r->len) - 1)) << r->src;
+    }
+    if (m->nch_mod) {
+        uint64_t lo = addr & ((1ULL << m->ch_pos) - 1), hi = addr >> m->ch_pos;
+        addr = ((hi * m->nch_mod + f[AF_CH]) << m->ch_pos) | lo;
     }
     return addr;
 }

@@ -33,6 +33,10 @@ struct addr_map {
     unsigned width[AF_NFIELDS];    /* bits per field */
     unsigned total_bits;           /* offset + all fields */
     bool xor_bank, xor_channel;
+    /* Channel counts that are not a power of two: the channel is (address above ch_pos) modulo
+     * nch, and the quotient takes the place of those bits (GPGPU-Sim's "gap" mode). */
+    uint32_t nch_mod;
+    unsigned ch_pos;
 };
 
 /* Builds a map for spec `s` from text (or alias). `where` prefixes error messages. */

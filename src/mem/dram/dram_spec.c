@@ -115,8 +115,6 @@ int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws
          (long long)s->FAW);
     RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2, "pseudo_channels",
          "pseudo-channels exist only for HBM2 (dram.standard)");
-    RULE(is_pow2(s->channels), "channels", "dram.channels = %lld is not a power of two",
-         (long long)s->channels);
     RULE(is_pow2(s->ranks), "ranks", "dram.ranks = %lld is not a power of two",
          (long long)s->ranks);
     RULE(is_pow2(s->bankgroups), "bankgroups", "dram.bankgroups is not a power of two");

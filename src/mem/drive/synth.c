@@ -24,6 +24,8 @@ const struct cfg_key synth_keys[] = {
      "distance between consecutive requests (strided)"},
     {"synth.streams", CFG_INT, OFF(streams), "8", 1, 4096, NULL, "",
      "interleaved sequential streams (mixed)"},
+    {"synth.window", CFG_INT, OFF(window), "256", 1, 1 << 20, NULL, "req",
+     "generated requests that may wait per channel for queue space"},
     {"sim.seed", CFG_INT, OFF(seed), "1", 0, 9.2e18, NULL, "",
      "seed of every random choice (same seed, same result)"},
 };
@@ -35,7 +37,7 @@ const struct stat_desc synth_stat_desc[] = {
     SD(reads, "read requests offered"),
     SD(writes, "write requests offered"),
     SD(completed, "requests completed (including forwarded and merged)"),
-    SD(stall_cycles, "cycles the next request waited for room in its controller queue"),
+    SD(stall_cycles, "channel-cycles in which a channel's next request waited for queue space"),
 };
 const unsigned synth_stat_ndesc = CFG_COUNT(synth_stat_desc);
 
@@ -46,9 +48,17 @@ struct synth {
     struct ws_rng rng;
     uint64_t burst, nbursts;
     uint64_t *stream_pos; /* mixed: next burst of each stream */
-    uint64_t i;           /* index of the pending request */
-    bool have;
-    struct mem_req pending;
+    uint64_t i;           /* requests generated */
+    /* per-channel backlog rings of generated requests */
+    struct pend {
+        uint64_t addr, tag;
+        bool is_write;
+    } *ring;
+    uint32_t *rhead, *rlen, nch, win;
+    uint64_t backlog;
+    bool have; /* a generated request is held because its channel's backlog is full */
+    struct pend held;
+    uint32_t held_ch;
     struct synth_stats st;
 };
 
@@ -71,6 +81,16 @@ struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms,
         ws_fail(e, "out of memory");
         return NULL;
     }
+    s->nch = (uint32_t)s->spec->channels;
+    s->win = (uint32_t)cfg->window;
+    s->ring = calloc((size_t)s->nch * s->win, sizeof *s->ring);
+    s->rhead = calloc(s->nch, sizeof *s->rhead);
+    s->rlen = calloc(s->nch, sizeof *s->rlen);
+    if (!s->ring || !s->rhead || !s->rlen) {
+        synth_destroy(s);
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
     /* mixed: streams start at random bursts so they land in different rows */
     for (int64_t k = 0; k < cfg->streams; k++) s->stream_pos[k] = ws_rng_below(&s->rng, s->nbursts);
     return s;
@@ -78,6 +98,9 @@ struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms,
 
 void synth_destroy(struct synth *s) {
     if (!s) return;
+    free(s->ring);
+    free(s->rhead);
+    free(s->rlen);
     free(s->stream_pos);
     free(s);
 }
@@ -110,46 +133,68 @@ static uint64_t next_addr(struct synth *s) {
 }
 
 static void generate(struct synth *s) {
-    memset(&s->pending, 0, sizeof s->pending);
-    s->pending.addr = next_addr(s);
-    s->pending.is_write = ws_rng_unit(&s->rng) >= s->cfg.read_share;
-    s->pending.bytes = (uint32_t)s->burst;
-    s->pending.tag = s->i;
+    s->held.addr = next_addr(s);
+    s->held.is_write = ws_rng_unit(&s->rng) >= s->cfg.read_share;
+    s->held.tag = s->i++;
+    struct dram_addr a;
+    addr_map_decode(s->map, s->held.addr, &a);
+    s->held_ch = a.ch;
     s->have = true;
 }
 
 static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err *e) {
     (void)e;
     struct synth *s = st;
+    /* generate into the backlogs until one is full or the count is reached */
     for (;;) {
         if (!s->have) {
-            if (s->i >= (uint64_t)s->cfg.requests) return 0;
+            if (s->i >= (uint64_t)s->cfg.requests) break;
             generate(s);
         }
-        if (!memsys_can_accept(ms, s->pending.addr, s->pending.is_write)) {
-            s->st.stall_cycles++;
-            return 0;
-        }
-        s->pending.ts[MEM_TS_ISSUE] = now;
-        memsys_enqueue(ms, &s->pending, now);
-        s->pending.is_write ? s->st.writes++ : s->st.reads++;
-        s->st.requests++;
+        uint32_t c = s->held_ch;
+        if (s->rlen[c] == s->win) break;
+        s->ring[(size_t)c * s->win + (s->rhead[c] + s->rlen[c]) % s->win] = s->held;
+        s->rlen[c]++;
+        s->backlog++;
         s->have = false;
-        s->i++;
     }
+    /* offer each channel's backlog in order */
+    struct mem_req r;
+    memset(&r, 0, sizeof r);
+    r.bytes = (uint32_t)s->burst;
+    r.ts[MEM_TS_ISSUE] = now;
+    for (uint32_t c = 0; c < s->nch; c++) {
+        while (s->rlen[c]) {
+            struct pend *p = &s->ring[(size_t)c * s->win + s->rhead[c]];
+            if (!memsys_can_accept(ms, p->addr, p->is_write)) {
+                s->st.stall_cycles++;
+                break;
+            }
+            r.addr = p->addr;
+            r.is_write = p->is_write;
+            r.tag = p->tag;
+            memsys_enqueue(ms, &r, now);
+            p->is_write ? s->st.writes++ : s->st.reads++;
+            s->st.requests++;
+            s->rhead[c] = (s->rhead[c] + 1) % s->win;
+            s->rlen[c]--;
+            s->backlog--;
+        }
+    }
+    return 0;
 }
 
 static uint64_t synth_next_event(void *st, uint64_t now) {
-    const struct synth *s = st;
+    (void)st;
     /* a stalled request waits for queue space, which only a controller event frees */
     (void)now;
-    if (s->i >= (uint64_t)s->cfg.requests && !s->have) return DRAM_NEVER;
     return DRAM_NEVER;
 }
 
 static bool synth_finished(void *st) {
     const struct synth *s = st;
-    return s->i >= (uint64_t)s->cfg.requests && !s->have && s->st.completed == s->st.requests;
+    return s->i >= (uint64_t)s->cfg.requests && !s->have && !s->backlog &&
+           s->st.completed == s->st.requests;
 }
 
 static void synth_on_done(void *st, const struct mc_req *r) {

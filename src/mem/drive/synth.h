@@ -2,7 +2,9 @@
  * random (uniform bursts over a footprint), strided, row-conflict (every request to the same
  * bank of each channel, alternating rows) and mixed (several sequential streams interleaved at
  * random, like cores sharing a channel). Offered open-loop, as fast as the controllers accept
- * them, in order. Deterministic for a given sim.seed. */
+ * them. Generated requests wait in a per-channel backlog (synth.window deep) so that one busy
+ * channel (e.g. refreshing) does not hold back the others, as independent requesters would not;
+ * within a channel, order is kept. Deterministic for a given sim.seed. */
 #pragma once
 
 #include "base/cfg.h"
@@ -17,6 +19,7 @@ struct synth_cfg {
     int64_t footprint; /* bytes */
     int64_t stride;    /* bytes, strided pattern */
     int64_t streams;   /* mixed pattern */
+    int64_t window;    /* per-channel backlog */
     int64_t seed;
 };
 extern const struct cfg_key synth_keys[];
