@@ -279,11 +279,12 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         m->pool[i].qnext = m->free_list;
         m->free_list = &m->pool[i];
     }
-    /* Stagger refreshes over the tREFI interval across all rank units of all channels, so the
-     * system never refreshes everything at once. */
-    uint64_t total = (uint64_t)spec->channels * m->nunits;
+    /* Stagger refreshes over the tREFI interval across ranks and channels, so the system never
+     * refreshes everything at once. The pseudo-channels of one channel refresh together: they
+     * share the controller's queues, so refreshing them apart would stall the queue twice. */
+    uint64_t total = (uint64_t)spec->channels * (uint64_t)spec->ranks;
     for (uint32_t u = 0; u < m->nunits; u++) {
-        uint64_t k = (uint64_t)channel * m->nunits + u;
+        uint64_t k = (uint64_t)channel * (uint64_t)spec->ranks + u % (uint32_t)spec->ranks;
         m->ref_due[u] = (mcfg->refresh && spec->REFI > 0)
                             ? (uint64_t)spec->REFI + k * (uint64_t)spec->REFI / total
                             : DRAM_NEVER;
