@@ -83,10 +83,8 @@ int cfg_set(struct cfg *c, const char *key, const char *value, const char *file,
     return 0;
 }
 
-int cfg_set_arg(struct cfg *c, const char *assign, int index, struct ws_err *e) {
+int cfg_set_arg(struct cfg *c, const char *assign, const char *where, struct ws_err *e) {
     char buf[1024];
-    char where[32];
-    snprintf(where, sizeof where, "--set #%d", index);
     if (strlen(assign) >= sizeof buf) return ws_fail(e, "%s: option too long", where);
     strcpy(buf, assign);
     char *eq = strchr(buf, '=');

@@ -45,8 +45,8 @@ int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struc
 /* Records one setting; later settings of the same key replace earlier ones. */
 int cfg_set(struct cfg *c, const char *key, const char *value, const char *file, long line,
             struct ws_err *e);
-/* "section.key=value" from the command line; index counts --set options for the message. */
-int cfg_set_arg(struct cfg *c, const char *assign, int index, struct ws_err *e);
+/* "section.key=value" from the command line; `origin` names it in messages ("--set #2"). */
+int cfg_set_arg(struct cfg *c, const char *assign, const char *origin, struct ws_err *e);
 
 /* Raw setting text, or NULL when the key was never set. Does not claim the key. */
 const char *cfg_raw(const struct cfg *c, const char *key);

@@ -28,6 +28,7 @@ int cli_common_opt(struct cli_common *o, int argc, char **argv, int *i, struct w
         if (*i + 1 >= argc) return ws_fail(e, "%s needs section.key=value", a);
         if (o->nsets == (int)(sizeof o->sets / sizeof o->sets[0]))
             return ws_fail(e, "too many --set options");
+        snprintf(o->set_origin[o->nsets], sizeof o->set_origin[0], "--set #%d", ++o->nuser_sets);
         o->sets[o->nsets++] = argv[++*i];
         return 1;
     }
@@ -51,6 +52,6 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
         if (rc != 0) return -1;
     }
     for (int k = 0; k < o->nsets; k++)
-        if (cfg_set_arg(c, o->sets[k], k + 1, e) != 0) return -1;
+        if (cfg_set_arg(c, o->sets[k], o->set_origin[k], e) != 0) return -1;
     return 0;
 }

@@ -11,6 +11,8 @@ struct cli_common {
     const char *config_path;
     const char *out_path;
     const char *sets[256];
+    char set_origin[256][24];
+    int nuser_sets;
     int nsets;
     bool usimm_cfg; /* -c named a USIMM .cfg file */
     int usimm_cores;

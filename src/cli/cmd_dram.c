@@ -28,8 +28,10 @@ struct dram_opts {
     int nsetbuf;
 };
 
-static int add_set(struct dram_opts *o, const char *key, const char *val, struct ws_err *e) {
+static int add_set(struct dram_opts *o, const char *opt, const char *key, const char *val,
+                   struct ws_err *e) {
     if (o->nsetbuf == 16 || o->common.nsets == 256) return ws_fail(e, "too many options");
+    snprintf(o->common.set_origin[o->common.nsets], sizeof o->common.set_origin[0], "%s", opt);
     snprintf(o->setbuf[o->nsetbuf], sizeof o->setbuf[0], "%s=%s", key, val);
     o->common.sets[o->common.nsets++] = o->setbuf[o->nsetbuf++];
     return 0;
@@ -50,16 +52,16 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
         for (size_t k = 0; k < sizeof alias / sizeof alias[0]; k++)
             if (strcmp(a, alias[k].opt) == 0) {
                 if (i + 1 >= argc) return ws_fail(e, "%s needs a value", a);
-                if (add_set(o, alias[k].key, argv[++i], e) != 0) return -1;
+                if (add_set(o, a, alias[k].key, argv[++i], e) != 0) return -1;
                 done = true;
             }
         if (done) continue;
         if (strcmp(a, "--synthetic") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a pattern", a);
             o->synthetic = argv[++i];
-            if (add_set(o, "synth.pattern", o->synthetic, e) != 0) return -1;
+            if (add_set(o, a, "synth.pattern", o->synthetic, e) != 0) return -1;
         } else if (strcmp(a, "--check") == 0) {
-            if (add_set(o, "mc.check", "true", e) != 0) return -1;
+            if (add_set(o, a, "mc.check", "true", e) != 0) return -1;
         } else if (strcmp(a, "--per-channel") == 0) {
             o->per_channel = true;
         } else if (strcmp(a, "-q") == 0) {

@@ -160,12 +160,16 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
 
 int addr_map_configure(struct addr_map *m, const struct dram_spec *s, struct cfg *c,
                        struct ws_err *e) {
-    struct addr_map_cfg mc;
-    memset(&mc, 0, sizeof mc);
-    if (cfg_bind(c, "addr", addr_map_keys, addr_map_nkeys, &mc, e) != 0) return -1;
+    /* the settings live inside the map, which outlives the config dump */
+    struct addr_map_cfg *mc = &m->cfg;
+    memset(mc, 0, sizeof *mc);
+    if (cfg_bind(c, "addr", addr_map_keys, addr_map_nkeys, mc, e) != 0) return -1;
     char where[600];
     cfg_origin(c, "addr.map", where, sizeof where);
-    return addr_map_init(m, s, mc.map, mc.xor_bank, mc.xor_channel, where, e);
+    struct addr_map_cfg keep = *mc;
+    int rc = addr_map_init(m, s, keep.map, keep.xor_bank, keep.xor_channel, where, e);
+    m->cfg = keep;
+    return rc;
 }
 
 static uint32_t fold(uint64_t v, unsigned width) {

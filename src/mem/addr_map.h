@@ -27,6 +27,7 @@ struct addr_run { /* `len` bits at source bit `src` go to bit `dst` of field `fi
 };
 
 struct addr_map {
+    struct addr_map_cfg cfg; /* the [addr] settings it was built from */
     struct addr_run run[64];
     unsigned nrun;
     unsigned offset_bits;          /* log2(burst bytes) */

@@ -89,44 +89,48 @@ static int is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws_err *e) {
     char where[600] = "preset";
-#define WHERE(key) (c ? cfg_origin(c, "dram." key, where, sizeof where) : where)
-#define RULE(cond, key, ...)                                                                       \
+    /* A rule between two keys blames the one the user set (the second when both were). */
+#define WHERE(k1, k2)                                                                              \
+    (!c ? where                                                                                    \
+        : cfg_origin(c, cfg_raw(c, "dram." k2) || !cfg_raw(c, "dram." k1) ? "dram." k2 : "dram." k1, \
+                     where, sizeof where))
+#define RULE(cond, k1, k2, ...)                                                                    \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
             char msg[400];                                                                         \
             snprintf(msg, sizeof msg, __VA_ARGS__);                                                \
-            return ws_fail(e, "%s: %s", WHERE(key), msg);                                          \
+            return ws_fail(e, "%s: %s", WHERE(k1, k2), msg);                                       \
         }                                                                                          \
     } while (0)
-    RULE(s->RAS <= s->RC, "RC", "dram.RC = %lld is shorter than dram.RAS = %lld",
+    RULE(s->RAS <= s->RC, "RC", "RAS", "dram.RC = %lld is shorter than dram.RAS = %lld",
          (long long)s->RC, (long long)s->RAS);
-    RULE(s->RRD_S <= s->RRD_L, "RRD_L", "dram.RRD_L = %lld is shorter than dram.RRD_S = %lld",
+    RULE(s->RRD_S <= s->RRD_L, "RRD_L", "RRD_S", "dram.RRD_L = %lld is shorter than dram.RRD_S = %lld",
          (long long)s->RRD_L, (long long)s->RRD_S);
-    RULE(s->CCD_S <= s->CCD_L, "CCD_L", "dram.CCD_L = %lld is shorter than dram.CCD_S = %lld",
+    RULE(s->CCD_S <= s->CCD_L, "CCD_L", "CCD_S", "dram.CCD_L = %lld is shorter than dram.CCD_S = %lld",
          (long long)s->CCD_L, (long long)s->CCD_S);
-    RULE(s->WTR_S <= s->WTR_L, "WTR_L", "dram.WTR_L = %lld is shorter than dram.WTR_S = %lld",
+    RULE(s->WTR_S <= s->WTR_L, "WTR_L", "WTR_S", "dram.WTR_L = %lld is shorter than dram.WTR_S = %lld",
          (long long)s->WTR_L, (long long)s->WTR_S);
-    RULE(s->CCD_S >= s->nBL, "CCD_S",
+    RULE(s->CCD_S >= s->nBL, "CCD_S", "nBL",
          "dram.CCD_S = %lld is shorter than a burst (dram.nBL = %lld): data would overlap",
          (long long)s->CCD_S, (long long)s->nBL);
-    RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "dram.RFC = %lld is not shorter than dram.REFI",
+    RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "REFI", "dram.RFC = %lld is not shorter than dram.REFI",
          (long long)s->RFC);
-    RULE(s->FAW == 0 || s->FAW >= s->RRD_S, "FAW", "dram.FAW = %lld is shorter than dram.RRD_S",
+    RULE(s->FAW == 0 || s->FAW >= s->RRD_S, "FAW", "RRD_S", "dram.FAW = %lld is shorter than dram.RRD_S",
          (long long)s->FAW);
-    RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2, "pseudo_channels",
+    RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2, "pseudo_channels", "standard",
          "pseudo-channels exist only for HBM2 (dram.standard)");
-    RULE(is_pow2(s->ranks), "ranks", "dram.ranks = %lld is not a power of two",
+    RULE(is_pow2(s->ranks), "ranks", "ranks", "dram.ranks = %lld is not a power of two",
          (long long)s->ranks);
-    RULE(is_pow2(s->bankgroups), "bankgroups", "dram.bankgroups is not a power of two");
-    RULE(is_pow2(s->banks_per_group), "banks_per_group",
+    RULE(is_pow2(s->bankgroups), "bankgroups", "bankgroups", "dram.bankgroups is not a power of two");
+    RULE(is_pow2(s->banks_per_group), "banks_per_group", "banks_per_group",
          "dram.banks_per_group is not a power of two");
-    RULE(is_pow2(s->rows), "rows", "dram.rows = %lld is not a power of two", (long long)s->rows);
-    RULE(is_pow2(s->columns), "columns", "dram.columns = %lld is not a power of two",
+    RULE(is_pow2(s->rows), "rows", "rows", "dram.rows = %lld is not a power of two", (long long)s->rows);
+    RULE(is_pow2(s->columns), "columns", "columns", "dram.columns = %lld is not a power of two",
          (long long)s->columns);
-    RULE(is_pow2(dram_access_bytes(s)), "bus_bits",
+    RULE(is_pow2(dram_access_bytes(s)), "bus_bits", "burst_length",
          "burst size dram.bus_bits * dram.burst_length / 8 = %lld bytes is not a power of two",
          (long long)dram_access_bytes(s));
-    RULE(s->bankgroups * s->banks_per_group <= 64, "banks_per_group",
+    RULE(s->bankgroups * s->banks_per_group <= 64, "banks_per_group", "bankgroups",
          "more than 64 banks per rank");
 #undef RULE
 #undef WHERE

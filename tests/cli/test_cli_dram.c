@@ -1,0 +1,133 @@
+/* `warpsim dram` as a user runs it: bad input gives "file:line: message", exit status 1 and no
+ * result file; the same input and seed give byte-identical result files. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+static void expect_error(const char *ini_name, const char *ini, const char *extra_args,
+                         const char *expected) {
+    const char *cfgp = tu_tmpfile(ini_name, ini);
+    const char *out = tu_tmpfile("result.json", "");
+    remove(out);
+    char args[2048];
+    snprintf(args, sizeof args, "dram -c %s --synthetic random --requests 100 %s -o %s", cfgp,
+             extra_args, out);
+    char *text = NULL;
+    int rc = tu_run_cli(args, &text);
+    char want[1024];
+    snprintf(want, sizeof want, expected, cfgp);
+    if (!strstr(text, want)) fprintf(stderr, "got: %s\nwant: %s\n", text, want);
+    assert_non_null(strstr(text, want));
+    assert_int_equal(rc, 1);
+    assert_false(tu_file_exists(out));
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    assert_false(tu_file_exists(tmp));
+    free(text);
+}
+
+static void test_unknown_key(void **state) {
+    (void)state;
+    expect_error("unknown.ini", "[dram]\npreset = ddr4-2400\n[mc]\npolcy = fcfs\n", "",
+                 "warpsim: %s:4: unknown key 'mc.polcy' (did you mean 'mc.policy'?)");
+}
+
+static void test_out_of_range_timing(void **state) {
+    (void)state;
+    expect_error("range.ini", "[dram]\npreset = ddr4-2400\nRCDRD = 0\n", "",
+                 "warpsim: %s:3: dram.RCDRD = 0 is out of range [1, 200]");
+}
+
+static void test_malformed_ini(void **state) {
+    (void)state;
+    expect_error("malformed.ini", "[dram]\npreset = ddr4-2400\nthis line has no equals sign\n", "",
+                 "warpsim: %s:3: malformed line (expected [section] or key = value)");
+}
+
+static void test_cross_key_rule(void **state) {
+    (void)state;
+    expect_error("cross.ini", "[dram]\npreset = ddr4-2400\nRAS = 80\n", "",
+                 "warpsim: %s:3: dram.RC = 56 is shorter than dram.RAS = 80");
+}
+
+static void test_unknown_policy(void **state) {
+    (void)state;
+    expect_error("policy.ini", "[mc]\npolicy = nope\n", "",
+                 "warpsim: %s:2: mc.policy = 'nope' is not a known policy (known: fcfs, frfcfs, "
+                 "frfcfs-cap, close, usimm");
+}
+
+static void test_bad_set_option(void **state) {
+    (void)state;
+    char *text = NULL;
+    int rc = tu_run_cli("dram --synthetic random --set dram.CL=abc", &text);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(text, "warpsim: --set #1: dram.CL = 'abc' is not an integer"));
+    free(text);
+}
+
+static void test_deterministic_results(void **state) {
+    (void)state;
+    const char *a = tu_tmpfile("a.json", ""), *b = tu_tmpfile("b.json", "");
+    char args[1024];
+    snprintf(args, sizeof args,
+             "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
+             WS_SOURCE_DIR, a);
+    assert_int_equal(tu_run_cli(args, NULL), 0);
+    snprintf(args, sizeof args,
+             "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
+             WS_SOURCE_DIR, b);
+    assert_int_equal(tu_run_cli(args, NULL), 0);
+    char *ja = slurp(a), *jb = slurp(b);
+    assert_non_null(ja);
+    assert_non_null(jb);
+    if (strcmp(ja, jb) != 0) fprintf(stderr, "differ: %zu vs %zu bytes (%s, %s)\n", strlen(ja), strlen(jb), a, b);
+    assert_int_equal(strcmp(ja, jb), 0);
+    assert_non_null(strstr(ja, "\"reads\""));
+    free(ja);
+    free(jb);
+}
+
+static void test_config_dump(void **state) {
+    (void)state;
+    char *text = NULL;
+    char args[512];
+    snprintf(args, sizeof args, "config dump -c %s/configs/gddr5-gtx480.ini --set mc.policy=fcfs",
+             WS_SOURCE_DIR);
+    assert_int_equal(tu_run_cli(args, &text), 0);
+    assert_non_null(strstr(text, "[dram]"));
+    assert_non_null(strstr(text, "RCDRD              = 12"));
+    assert_non_null(strstr(text, "policy             = fcfs"));
+    assert_non_null(strstr(text, "[--set #1]"));
+    free(text);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unknown_key),          cmocka_unit_test(test_out_of_range_timing),
+        cmocka_unit_test(test_malformed_ini),        cmocka_unit_test(test_cross_key_rule),
+        cmocka_unit_test(test_unknown_policy),       cmocka_unit_test(test_bad_set_option),
+        cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
