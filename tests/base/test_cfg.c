@@ -1,0 +1,117 @@
+/* Config: typed keys with defaults and ranges, origins (file:line) in every message, unknown
+ * keys with a suggestion, precedence default < preset < INI < --set. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "base/cfg.h"
+#include "testutil.h"
+
+struct obj {
+    int64_t n;
+    double x;
+    bool b;
+    int mode;
+    char s[CFG_STR_MAX];
+    int64_t preset_val;
+};
+
+static const char *const modes[] = {"open", "close", NULL};
+static const struct cfg_key keys[] = {
+    {"a.n", CFG_INT, offsetof(struct obj, n), "5", 1, 10, NULL, "", "an integer"},
+    {"a.x", CFG_DOUBLE, offsetof(struct obj, x), "0.5", 0, 1, NULL, "", "a share"},
+    {"a.b", CFG_BOOL, offsetof(struct obj, b), "false", 0, 0, NULL, "", "a flag"},
+    {"a.mode", CFG_ENUM, offsetof(struct obj, mode), "open", 0, 0, modes, "", "a choice"},
+    {"b.s", CFG_STRING, offsetof(struct obj, s), "hello", 0, 0, NULL, "", "a string"},
+    {"b.p", CFG_INT, offsetof(struct obj, preset_val), NULL, 0, 100, NULL, "", "from preset"},
+};
+
+static int bind(const char *ini, struct obj *o, struct ws_err *e, struct cfg **out) {
+    struct cfg *c = cfg_create();
+    int rc = cfg_load_ini_string(c, "t.ini", ini, e);
+    if (rc == 0) rc = cfg_bind(c, "t", keys, CFG_COUNT(keys), o, e);
+    if (rc == 0) rc = cfg_check_unclaimed(c, e);
+    if (out)
+        *out = c;
+    else
+        cfg_destroy(c);
+    return rc;
+}
+
+static void test_defaults_and_values(void **state) {
+    (void)state;
+    struct obj o = {.preset_val = 42};
+    struct ws_err e = {{0}};
+    assert_int_equal(bind("", &o, &e, NULL), 0);
+    assert_int_equal(o.n, 5);
+    assert_true(o.x == 0.5);
+    assert_false(o.b);
+    assert_int_equal(o.mode, 0);
+    assert_string_equal(o.s, "hello");
+    assert_int_equal(o.preset_val, 42); /* NULL default keeps the preset's value */
+    assert_int_equal(bind("[a]\nn = 0x7\nx=1\nb = yes\nmode = CLOSE\n[b]\ns = w\np = 3\n", &o, &e,
+                          NULL),
+                     0);
+    assert_int_equal(o.n, 7);
+    assert_true(o.x == 1.0);
+    assert_true(o.b);
+    assert_int_equal(o.mode, 1);
+    assert_string_equal(o.s, "w");
+    assert_int_equal(o.preset_val, 3);
+}
+
+static void test_errors_name_file_and_line(void **state) {
+    (void)state;
+    struct obj o = {0};
+    struct ws_err e = {{0}};
+    assert_int_equal(bind("[a]\n\nn = 11\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:3: a.n = 11 is out of range [1, 10]");
+    assert_int_equal(bind("[a]\nn = 3x\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: a.n = '3x' is not an integer");
+    assert_int_equal(bind("[a]\nmode = half\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: a.mode = 'half' is not one of: open, close");
+    assert_int_equal(bind("[a]\nb = maybe\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: a.b = 'maybe' is not a boolean (true/false)");
+    assert_int_equal(bind("[a]\nnn = 3\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: unknown key 'a.nn' (did you mean 'a.n'?)");
+    assert_int_equal(bind("[zzz]\nqqqqqqq = 3\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: unknown key 'zzz.qqqqqqq'");
+    assert_int_equal(bind("n = 3\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:1: key 'n' is outside any [section]");
+    assert_int_equal(bind("[a]\njunk\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: malformed line (expected [section] or key = value)");
+    o.preset_val = 500;
+    assert_int_equal(bind("", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "preset: b.p = 500 is out of range [0, 100]");
+}
+
+static void test_set_overrides_ini(void **state) {
+    (void)state;
+    struct cfg *c = cfg_create();
+    struct ws_err e = {{0}};
+    assert_int_equal(cfg_load_ini_string(c, "t.ini", "[a]\nn = 2\n", &e), 0);
+    assert_int_equal(cfg_set_arg(c, "a.n=9", "--set #1", &e), 0);
+    assert_int_equal(cfg_set_arg(c, "nodot=1", "--set #2", &e), -1);
+    assert_string_equal(e.msg, "--set #2: key 'nodot' needs a section (section.key)");
+    assert_int_equal(cfg_set_arg(c, "a.n", "--set #3", &e), -1);
+    assert_string_equal(e.msg, "--set #3: expected section.key=value, got 'a.n'");
+    struct obj o = {0};
+    assert_int_equal(cfg_bind(c, "t", keys, CFG_COUNT(keys), &o, &e), 0);
+    assert_int_equal(o.n, 9);
+    char where[64];
+    assert_string_equal(cfg_origin(c, "a.n", where, sizeof where), "--set #1");
+    assert_string_equal(cfg_origin(c, "a.x", where, sizeof where), "default");
+    cfg_destroy(c);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_values),
+        cmocka_unit_test(test_errors_name_file_and_line),
+        cmocka_unit_test(test_set_overrides_ini),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

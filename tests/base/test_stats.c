@@ -1,0 +1,87 @@
+/* Histograms (exact percentiles for small values, bounded error above), the stats registry's
+ * checks (every stat defined, names unique) and its JSON, and the RNG's determinism. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hist.h"
+#include "base/rng.h"
+#include "base/stats.h"
+
+static void test_hist_percentiles(void **state) {
+    (void)state;
+    static struct ws_hist h;
+    memset(&h, 0, sizeof h);
+    for (uint64_t v = 1; v <= 40; v++) ws_hist_add(&h, v);
+    assert_int_equal(h.count, 40);
+    assert_int_equal(h.sum, 820);
+    assert_true(ws_hist_mean(&h) == 20.5);
+    assert_int_equal(ws_hist_percentile(&h, 25), 10);
+    assert_int_equal(ws_hist_percentile(&h, 50), 20);
+    assert_int_equal(ws_hist_percentile(&h, 75), 30);
+    assert_int_equal(ws_hist_percentile(&h, 100), 40);
+    assert_int_equal(ws_hist_percentile(&h, 0), 1);
+    ws_hist_add(&h, 1000000);
+    uint64_t p = ws_hist_percentile(&h, 99.9);
+    assert_true(p <= 1000000 && p >= 1000000 - 1000000 / 16);
+}
+
+struct st {
+    uint64_t a, b;
+};
+static const struct stat_desc good[] = {
+    {"a", STAT_COUNTER, offsetof(struct st, a), "", "first"},
+    {"b", STAT_COUNTER, offsetof(struct st, b), "", "second"},
+};
+static const struct stat_desc undocumented[] = {
+    {"a", STAT_COUNTER, offsetof(struct st, a), "", ""},
+};
+static const struct stat_desc dup[] = {
+    {"a", STAT_COUNTER, offsetof(struct st, a), "", "x"},
+    {"a", STAT_COUNTER, offsetof(struct st, b), "", "y"},
+};
+
+static void test_registry(void **state) {
+    (void)state;
+    struct ws_err e = {{0}};
+    assert_int_equal(stats_desc_check(undocumented, 1, &e), -1);
+    assert_string_equal(e.msg, "stat 'a' has no definition");
+    assert_int_equal(stats_desc_check(dup, 2, &e), -1);
+    assert_string_equal(e.msg, "stat name 'a' is used twice");
+    struct stats_reg r;
+    stats_reg_init(&r);
+    struct st s = {3, 4};
+    assert_int_equal(stats_register(&r, "g", good, 2, &s, &e), 0);
+    json_t *j = stats_to_json(&r);
+    char *text = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(text, "{\"g\":{\"a\":3,\"b\":4}}");
+    free(text);
+    json_decref(j);
+    stats_reg_free(&r);
+}
+
+static void test_rng_deterministic(void **state) {
+    (void)state;
+    struct ws_rng a, b;
+    ws_rng_seed(&a, 42);
+    ws_rng_seed(&b, 42);
+    for (int i = 0; i < 1000; i++) assert_true(ws_rng_next(&a) == ws_rng_next(&b));
+    uint64_t counts[10] = {0};
+    for (int i = 0; i < 100000; i++) counts[ws_rng_below(&a, 10)]++;
+    for (int i = 0; i < 10; i++) assert_true(counts[i] > 9500 && counts[i] < 10500);
+    ws_rng_seed(&b, 43);
+    assert_true(ws_rng_next(&a) != ws_rng_next(&b));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hist_percentiles),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_rng_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
