@@ -4,13 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#if __has_include("mem/drive/usimm_cfg.h")
 #include "mem/drive/usimm_cfg.h"
-#else
-#include <stdbool.h>
-static bool usimm_cfg_detect(const char *p) { (void)p; return false; }
-static int usimm_cfg_load(struct cfg *c, const char *p, int n, struct ws_err *e) { (void)c; (void)p; (void)n; return ws_fail(e, "x"); }
-#endif
 
 int cli_fail(const struct ws_err *e, int code) {
     fprintf(stderr, "warpsim: %s\n", e->msg);

@@ -9,6 +9,7 @@
 #include "base/fileio.h"
 #include "base/stats.h"
 #include "cli/cli.h"
+#include "mem/drive/addrtrace_drive.h"
 #include "mem/drive/drive.h"
 #include "mem/drive/synth.h"
 #include "mem/memsys.h"
@@ -17,12 +18,13 @@ static const char usage[] =
     "usage: warpsim dram [-c CONFIG] [--set section.key=value]... SOURCE [options]\n"
     "  CONFIG   warpsim INI (configs/*.ini) or a USIMM .cfg file (its .vi is found beside it)\n"
     "  SOURCE   --synthetic stream|random|strided|row-conflict|mixed\n"
+    "           --trace FILE  (0x<addr> R|W, or <addr> READ|WRITE <cycle>; plain or gzip)\n"
     "options:  --requests N  --read-share F  --footprint BYTES  --stride BYTES  --streams N\n"
     "          --seed S  --check (protocol checker)  --per-channel  -o RESULT.json  -q\n";
 
 struct dram_opts {
     struct cli_common common;
-    const char *synthetic;
+    const char *synthetic, *trace;
     bool quiet, per_channel;
     char setbuf[16][300];
     int nsetbuf;
@@ -60,6 +62,9 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a pattern", a);
             o->synthetic = argv[++i];
             if (add_set(o, a, "synth.pattern", o->synthetic, e) != 0) return -1;
+        } else if (strcmp(a, "--trace") == 0) {
+            if (i + 1 >= argc) return ws_fail(e, "%s needs a file", a);
+            o->trace = argv[++i];
         } else if (strcmp(a, "--check") == 0) {
             if (add_set(o, a, "mc.check", "true", e) != 0) return -1;
         } else if (strcmp(a, "--per-channel") == 0) {
@@ -73,7 +78,8 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
             return ws_fail(e, "dram: unknown option '%s'\n%s", a, usage);
         }
     }
-    if (!o->synthetic) return ws_fail(e, "dram: no request source given\n%s", usage);
+    if (!o->synthetic + !o->trace != 1)
+        return ws_fail(e, "dram: give exactly one request source\n%s", usage);
     return 0;
 }
 
@@ -115,6 +121,7 @@ int cmd_dram(int argc, char **argv) {
     struct cfg *c = cfg_create();
     struct memsys *ms = NULL;
     struct synth *syn = NULL;
+    struct addrtrace *at = NULL;
     json_t *root = NULL;
     struct stats_reg reg;
     stats_reg_init(&reg);
@@ -126,25 +133,46 @@ int cmd_dram(int argc, char **argv) {
     if (!ms) goto out;
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
     if (cfg_check_unclaimed(c, &e) != 0) goto out;
-    syn = synth_create(&sc, ms, &e);
-    if (!syn) goto out;
+
+    const struct drive_ops *ops;
+    void *st;
+    char source[512];
+    if (o.synthetic) {
+        syn = synth_create(&sc, ms, &e);
+        if (!syn) goto out;
+        ops = &synth_ops;
+        st = syn;
+        snprintf(source, sizeof source, "synthetic %s", o.synthetic);
+    } else {
+        at = addrtrace_create(o.trace, ms, &e);
+        if (!at) goto out;
+        ops = &addrtrace_ops;
+        st = at;
+        snprintf(source, sizeof source, "trace %s", o.trace);
+    }
 
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct drive_result res;
-    if (drive_run(&synth_ops, syn, ms, &res, &e) != 0) {
+    if (drive_run(ops, st, ms, &res, &e) != 0) {
         code = strstr(e.msg, "protocol violation") ? WS_EXIT_INTERNAL : WS_EXIT_INPUT;
         goto out;
     }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
 
-    if (memsys_register_stats(ms, &reg, o.per_channel, &e) != 0 ||
-        stats_register(&reg, "front", synth_stat_desc, synth_stat_ndesc, synth_stats(syn), &e) != 0)
-        goto out;
-    char source[128];
-    snprintf(source, sizeof source, "synthetic %s", o.synthetic);
-    if (!o.quiet) print_summary(ms, source, wall, synth_stats(syn)->requests, res.visited_cycles, stdout);
+    if (memsys_register_stats(ms, &reg, o.per_channel, &e) != 0) goto out;
+    uint64_t requests;
+    if (syn) {
+        if (stats_register(&reg, "front", synth_stat_desc, synth_stat_ndesc, synth_stats(syn),
+                           &e) != 0)
+            goto out;
+        requests = synth_stats(syn)->requests;
+    } else {
+        if (addrtrace_register_stats(at, &reg, &e) != 0) goto out;
+        requests = addrtrace_stats(at)->requests;
+    }
+    if (!o.quiet) print_summary(ms, source, wall, requests, res.visited_cycles, stdout);
     if (o.per_channel && !o.quiet) stats_print_text(&reg, stdout);
     if (o.common.out_path) {
         root = json_object();
@@ -161,6 +189,7 @@ out:
     json_decref(root);
     stats_reg_free(&reg);
     synth_destroy(syn);
+    addrtrace_destroy(at);
     memsys_destroy(ms);
     cfg_destroy(c);
     return code;
