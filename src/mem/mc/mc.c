@@ -127,6 +127,7 @@ struct mc {
     uint64_t *bmask[2];
     uint32_t *hits_served; /* per bank, since its row opened */
     uint32_t *hitq[2];     /* per queue and bank: queued requests to the open row */
+    uint32_t hits_total[2];
     struct bank_rdy *rdy;
     uint64_t epoch;
 
@@ -142,6 +143,11 @@ struct mc {
     uint64_t now, wake, wake_req, min_seen;
     uint64_t occ_t; /* cycle up to which occupancy is accounted */
     struct mc_stats st;
+
+    /* burst address -> queued write, for forwarding and merging without scanning the queue:
+     * open addressing with linear probing and backward-shift deletion */
+    struct mc_req **wset;
+    uint32_t wset_mask;
 
     mc_done_fn done;
     void *done_ctx;
@@ -168,6 +174,7 @@ int32_t mcv_open_row(const struct mc_view *v, uint32_t bank) {
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
     return v->m->dram.bank[bank].last_col_at;
 }
+uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q) { return v->m->hits_total[q]; }
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank) {
     return v->m->hitq[q][bank];
 }
@@ -290,6 +297,15 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
                             : DRAM_NEVER;
     }
     m->burst_mask = ~(uint64_t)(dram_access_bytes(spec) - 1);
+    uint32_t cap = 16;
+    while (cap < 4 * (uint32_t)mcfg->wq_size) cap *= 2;
+    m->wset = calloc(cap, sizeof *m->wset);
+    m->wset_mask = cap - 1;
+    if (!m->wset) {
+        ws_fail(e, "out of memory");
+        mc_destroy(m);
+        return NULL;
+    }
     m->epoch = 1;
     m->pol = mc_policy_find(mcfg->policy);
     if (!m->pol) {
@@ -323,6 +339,7 @@ void mc_destroy(struct mc *m) {
     free(m->unit_last);
     free(m->ref_due);
     free(m->ref_pending);
+    free(m->wset);
     free(m);
 }
 
@@ -359,7 +376,41 @@ static void account(struct mc *m, uint64_t now) {
     m->occ_t = now;
 }
 
+static uint32_t wset_slot(const struct mc *m, uint64_t burst) {
+    uint64_t h = (burst >> 5) * 0x9e3779b97f4a7c15ULL;
+    return (uint32_t)(h >> 40) & m->wset_mask;
+}
+
+static struct mc_req *wset_get(const struct mc *m, uint64_t burst) {
+    for (uint32_t i = wset_slot(m, burst);; i = (i + 1) & m->wset_mask) {
+        struct mc_req *r = m->wset[i];
+        if (!r) return NULL;
+        if ((r->r.addr & m->burst_mask) == burst) return r;
+    }
+}
+
+static void wset_put(struct mc *m, struct mc_req *x) {
+    uint32_t i = wset_slot(m, x->r.addr & m->burst_mask);
+    while (m->wset[i]) i = (i + 1) & m->wset_mask;
+    m->wset[i] = x;
+}
+
+static void wset_del(struct mc *m, const struct mc_req *x) {
+    uint32_t i = wset_slot(m, x->r.addr & m->burst_mask);
+    while (m->wset[i] != x) i = (i + 1) & m->wset_mask;
+    /* backward-shift: move later entries of the probe run into the hole */
+    for (uint32_t j = (i + 1) & m->wset_mask; m->wset[j]; j = (j + 1) & m->wset_mask) {
+        uint32_t home = wset_slot(m, m->wset[j]->r.addr & m->burst_mask);
+        if (((j - home) & m->wset_mask) >= ((j - i) & m->wset_mask)) {
+            m->wset[i] = m->wset[j];
+            i = j;
+        }
+    }
+    m->wset[i] = NULL;
+}
+
 const struct mc_req *mc_find(const struct mc *m, enum mc_q q, uint64_t burst_addr) {
+    if (q == MC_WRITEQ) return wset_get(m, burst_addr);
     for (const struct mc_req *r = m->head[q]; r; r = r->qnext)
         if ((r->r.addr & m->burst_mask) == burst_addr) return r;
     return NULL;
@@ -375,7 +426,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     enum mc_q q = r->is_write ? MC_WRITEQ : MC_READQ;
     uint64_t burst = r->addr & m->burst_mask;
     if (m->cfg.forward_raw && m->len[MC_WRITEQ]) {
-        const struct mc_req *w = mc_find(m, MC_WRITEQ, burst);
+        const struct mc_req *w = wset_get(m, burst);
         if (w) {
             struct mc_req tmp = {.r = *r, .da = *da, .arrive = now, .is_write = r->is_write};
             tmp.r.ts[MEM_TS_MC_ENQ] = now;
@@ -416,9 +467,10 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     else m->bhead[q][b] = x;
     m->btail[q][b] = x;
     m->bmask[q][b >> 6] |= 1ULL << (b & 63);
-    if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++;
+    if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++, m->hits_total[q]++;
     m->unit_q[x->unit]++;
     m->unit_last[x->unit] = now;
+    if (x->is_write) wset_put(m, x);
     if (m->pol->on_enqueue) m->pol->on_enqueue(m->pst, &m->view, x);
     if (m->wake > now) m->wake = now;
 }
@@ -436,8 +488,9 @@ static void unlink_req(struct mc *m, struct mc_req *x) {
     if (x->bnext) x->bnext->bprev = x->bprev;
     else m->btail[q][b] = x->bprev;
     if (!m->bhead[q][b]) m->bmask[q][b >> 6] &= ~(1ULL << (b & 63));
-    if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--;
+    if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--, m->hits_total[q]--;
     m->unit_q[x->unit]--;
+    if (x->is_write) wset_del(m, x);
     x->qnext = m->free_list;
     m->free_list = x;
 }
@@ -451,18 +504,26 @@ static bool other_hit_pending(const struct mc *m, const struct mc_req *x) {
 
 /* Keeps hitq (queued requests to each bank's open row) exact: recounted when a row opens,
  * cleared when it closes, adjusted on enqueue and dequeue. */
+static void clear_hits(struct mc *m, uint32_t bank) {
+    for (int q = 0; q < 2; q++) {
+        m->hits_total[q] -= m->hitq[q][bank];
+        m->hitq[q][bank] = 0;
+    }
+}
+
 static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *a, uint32_t bank) {
     if (cmd == DRAM_ACT) {
         for (int q = 0; q < 2; q++) {
             uint32_t n = 0;
             for (const struct mc_req *r = m->bhead[q][bank]; r; r = r->bnext) n += r->da.row == a->row;
+            m->hits_total[q] += n - m->hitq[q][bank];
             m->hitq[q][bank] = n;
         }
     } else if (cmd == DRAM_PRE || cmd == DRAM_RDA || cmd == DRAM_WRA) {
-        m->hitq[0][bank] = m->hitq[1][bank] = 0;
+        clear_hits(m, bank);
     } else if (cmd == DRAM_PREA) {
         uint32_t first = dram_unit_of(&m->dram, a) * m->dram.nbanks_unit;
-        for (uint32_t b = first; b < first + m->dram.nbanks_unit; b++) m->hitq[0][b] = m->hitq[1][b] = 0;
+        for (uint32_t b = first; b < first + m->dram.nbanks_unit; b++) clear_hits(m, b);
     }
 }
 
