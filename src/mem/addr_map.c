@@ -131,9 +131,8 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         }
         unsigned offset_seen = 0;
         for (unsigned i = 0; i < n; i++) {
-            unsigned bit = n - 1 - i;
-            char ch = bits[n - 1 - i];
-            (void)i;
+            unsigned bit = n - 1 - i; /* bits[0] is the most significant letter */
+            char ch = bits[i];
             if (ch == '0') continue;
             if (toupper((unsigned char)ch) == 'S') {
                 offset_seen++;

@@ -82,6 +82,12 @@ static inline struct dram_bank *dram_bank_of(struct dram_chan *c, const struct d
  * to a powered-down rank...). Pure: changes nothing. */
 uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                        uint64_t now);
+/* Earliest cycle the command bus has a slot for `cmd` (row and column buses with HBM). */
+static inline uint64_t dram_cmd_bus_ready(const struct dram_chan *c, enum dram_cmd cmd) {
+    if (!c->s->dual_cmd_bus) return c->next_cmd;
+    return dram_cmd_is_col(cmd) ? c->next_col_cmd : c->next_row_cmd;
+}
+
 /* Issues `cmd` at `now`; the caller must have checked dram_ready_at(...) <= now (asserted). */
 void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint64_t now);
 

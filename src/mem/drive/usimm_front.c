@@ -121,6 +121,7 @@ struct usimm_front {
     uint32_t wq_cap, nfull, wq_total;
 
     uint64_t cyc;  /* CPU cycle whose fetch step is next (its retire step is done) */
+    uint64_t now;  /* DRAM cycle of the inject call in progress */
     bool done;
     struct usimm_front_stats st;
 };
@@ -340,9 +341,9 @@ static bool send(struct usimm_front *f, struct core *k, unsigned core, uint64_t 
     r.o.rob_slot = k->tail;
     r.o.pc = w ? 0 : k->pc;
     r.ts[MEM_TS_ISSUE] = c;
-    /* The controllers tick DRAM cycle ceil(c / mult) next: that is when USIMM's scheduler
-     * first sees a request fetched in CPU cycle c. */
-    memsys_enqueue(f->ms, &r, (c + f->mult - 1) / f->mult);
+    /* Fetched in CPU cycle c of [mult (now - 1), mult now): USIMM's scheduler first sees it in
+     * the memory step of DRAM cycle now, which is the controllers' next tick. */
+    memsys_enqueue(f->ms, &r, f->now);
     return true;
 }
 
@@ -448,6 +449,7 @@ static int front_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
     struct usimm_front *f = st;
     (void)ms;
     uint64_t target = now * f->mult;
+    f->now = now;
     while (!f->done && f->cyc < target) {
         uint64_t n = next_active(f);
         if (n > f->cyc) {

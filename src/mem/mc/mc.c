@@ -130,6 +130,7 @@ struct mc {
     uint32_t hits_total[2];
     struct bank_rdy *rdy;
     uint64_t epoch;
+    uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
 
     uint32_t nunits;
     uint32_t *unit_q;      /* queued requests per rank unit */
@@ -211,13 +212,14 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
     struct bank_rdy *b = &m->rdy[r->bank];
-    if (b->epoch != m->epoch) {
-        b->epoch = m->epoch;
+    if (b->epoch != m->unit_epoch[r->unit]) {
+        b->epoch = m->unit_epoch[r->unit];
         b->at[0] = b->at[1] = b->at[2] = b->at[3] = 0; /* 0 = not computed */
     }
     unsigned k = rdy_slot(c);
     if (!b->at[k]) b->at[k] = dram_ready_at(&m->dram, c, &r->da, 0) + 1;
-    uint64_t t = b->at[k] - 1;
+    uint64_t t = b->at[k] - 1, bus = dram_cmd_bus_ready(&m->dram, c);
+    if (bus > t) t = bus;
     if (t <= m->now) return m->now;
     if (t < m->min_seen) m->min_seen = t;
     return t;
@@ -276,8 +278,9 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
+    m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] || !m->hits_served || !m->rdy ||
-        !m->unit_q || !m->unit_last || !m->ref_due || !m->ref_pending) {
+        !m->unit_q || !m->unit_last || !m->ref_due || !m->ref_pending || !m->unit_epoch) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -307,6 +310,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         return NULL;
     }
     m->epoch = 1;
+    for (uint32_t u = 0; u < m->nunits; u++) m->unit_epoch[u] = 1;
     m->pol = mc_policy_find(mcfg->policy);
     if (!m->pol) {
         ws_fail(e, "mc.policy = '%s' is not a known policy", mcfg->policy);
@@ -339,6 +343,7 @@ void mc_destroy(struct mc *m) {
     free(m->unit_last);
     free(m->ref_due);
     free(m->ref_pending);
+    free(m->unit_epoch);
     free(m->wset);
     free(m);
 }
@@ -549,7 +554,13 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     uint32_t bank = dram_bank_index(&m->dram, a);
     int32_t open_before = m->dram.bank[bank].open_row;
     dram_issue(&m->dram, cmd, a, now);
-    m->epoch++;
+    /* A command moves the fences of its own rank unit; a column command also those of the other
+     * ranks on its data bus. Command-bus slots are applied at use (see mcv_ready_at). */
+    uint32_t unit = dram_unit_of(&m->dram, a);
+    m->unit_epoch[unit] = ++m->epoch;
+    if (dram_cmd_is_col(cmd) && m->s->ranks > 1)
+        for (uint32_t k = 0; k < (uint32_t)m->s->ranks; k++)
+            m->unit_epoch[a->pc * (uint32_t)m->s->ranks + k] = m->epoch;
     track_hits(m, cmd, a, bank);
     m->unit_last[dram_unit_of(&m->dram, a)] = now;
     switch (cmd) {
@@ -620,7 +631,7 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
         if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
             m->nref_pending++;
-            m->epoch++;
+            m->unit_epoch[u] = ++m->epoch;
         }
         if (r->pd) {
             if ((m->unit_q[u] || m->ref_pending[u]) &&
