@@ -7,6 +7,7 @@
 #include "mem/addr_map.h"
 #include "mem/dram/dram_spec.h"
 #include "mem/drive/synth.h"
+#include "mem/drive/usimm_front.h"
 #include "mem/mc/policy.h"
 #include "mem/memsys.h"
 
@@ -26,6 +27,7 @@ int cmd_config(int argc, char **argv) {
                 cfg_print_keys(mc_policies[i]->name, mc_policies[i]->keys, mc_policies[i]->nkeys,
                                stdout);
         cfg_print_keys("synth", synth_keys, synth_nkeys, stdout);
+        cfg_print_keys("usimm", usimm_front_keys, usimm_front_nkeys, stdout);
         return WS_EXIT_OK;
     }
     if (strcmp(argv[2], "dump") != 0) {
@@ -50,6 +52,8 @@ int cmd_config(int argc, char **argv) {
     ms = memsys_create(c, &e);
     if (!ms) goto out;
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
+    struct usimm_front_cfg fc;
+    if (usimm_front_configure(&fc, c, &e) != 0) goto out;
     if (cfg_check_unclaimed(c, &e) != 0) goto out;
     printf("; effective warpsim configuration (value ; meaning [where it was set])\n");
     cfg_dump(c, stdout);

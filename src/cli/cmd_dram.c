@@ -12,6 +12,7 @@
 #include "mem/drive/addrtrace_drive.h"
 #include "mem/drive/drive.h"
 #include "mem/drive/synth.h"
+#include "mem/drive/usimm_front.h"
 #include "mem/memsys.h"
 
 static const char usage[] =
@@ -19,12 +20,15 @@ static const char usage[] =
     "  CONFIG   warpsim INI (configs/*.ini) or a USIMM .cfg file (its .vi is found beside it)\n"
     "  SOURCE   --synthetic stream|random|strided|row-conflict|mixed\n"
     "           --trace FILE  (0x<addr> R|W, or <addr> READ|WRITE <cycle>; plain or gzip)\n"
+    "           --usimm TRACE [--usimm TRACE]...  (USIMM traces, one core each, USIMM front end)\n"
     "options:  --requests N  --read-share F  --footprint BYTES  --stride BYTES  --streams N\n"
     "          --seed S  --check (protocol checker)  --per-channel  -o RESULT.json  -q\n";
 
 struct dram_opts {
     struct cli_common common;
     const char *synthetic, *trace;
+    const char *usimm[64];
+    unsigned nusimm;
     bool quiet, per_channel;
     char setbuf[16][300];
     int nsetbuf;
@@ -65,6 +69,10 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
         } else if (strcmp(a, "--trace") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a file", a);
             o->trace = argv[++i];
+        } else if (strcmp(a, "--usimm") == 0) {
+            if (i + 1 >= argc) return ws_fail(e, "%s needs a trace file", a);
+            if (o->nusimm == 64) return ws_fail(e, "at most 64 --usimm traces");
+            o->usimm[o->nusimm++] = argv[++i];
         } else if (strcmp(a, "--check") == 0) {
             if (add_set(o, a, "mc.check", "true", e) != 0) return -1;
         } else if (strcmp(a, "--per-channel") == 0) {
@@ -78,7 +86,8 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
             return ws_fail(e, "dram: unknown option '%s'\n%s", a, usage);
         }
     }
-    if (!o->synthetic + !o->trace != 1)
+    o->common.usimm_cores = (int)o->nusimm;
+    if (!o->synthetic + !o->trace + !o->nusimm != 2)
         return ws_fail(e, "dram: give exactly one request source\n%s", usage);
     return 0;
 }
@@ -122,6 +131,7 @@ int cmd_dram(int argc, char **argv) {
     struct memsys *ms = NULL;
     struct synth *syn = NULL;
     struct addrtrace *at = NULL;
+    struct usimm_front *uf = NULL;
     json_t *root = NULL;
     struct stats_reg reg;
     stats_reg_init(&reg);
@@ -132,6 +142,8 @@ int cmd_dram(int argc, char **argv) {
     ms = memsys_create(c, &e);
     if (!ms) goto out;
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
+    struct usimm_front_cfg fc;
+    if (usimm_front_configure(&fc, c, &e) != 0) goto out;
     if (cfg_check_unclaimed(c, &e) != 0) goto out;
 
     const struct drive_ops *ops;
@@ -143,6 +155,13 @@ int cmd_dram(int argc, char **argv) {
         ops = &synth_ops;
         st = syn;
         snprintf(source, sizeof source, "synthetic %s", o.synthetic);
+    } else if (o.nusimm) {
+        uf = usimm_front_create(&fc, ms, o.usimm, o.nusimm, &e);
+        if (!uf) goto out;
+        ops = &usimm_front_ops;
+        st = uf;
+        snprintf(source, sizeof source, "USIMM trace %s%s", o.usimm[0],
+                 o.nusimm > 1 ? " (+ more cores)" : "");
     } else {
         at = addrtrace_create(o.trace, ms, &e);
         if (!at) goto out;
@@ -168,11 +187,26 @@ int cmd_dram(int argc, char **argv) {
                            &e) != 0)
             goto out;
         requests = synth_stats(syn)->requests;
+    } else if (uf) {
+        if (usimm_front_report(uf, ms, &e) != 0 || usimm_front_register_stats(uf, &reg, &e) != 0)
+            goto out;
+        const struct usimm_front_stats *u = usimm_front_stats(uf);
+        requests = u->reads + u->writes;
     } else {
         if (addrtrace_register_stats(at, &reg, &e) != 0) goto out;
         requests = addrtrace_stats(at)->requests;
     }
     if (!o.quiet) print_summary(ms, source, wall, requests, res.visited_cycles, stdout);
+    if (uf && !o.quiet) {
+        const struct usimm_front_stats *u = usimm_front_stats(uf);
+        printf("  USIMM front end   %llu CPU cycles, %llu instructions, IPC %.3f, sum of exec "
+               "times %llu\n",
+               (unsigned long long)u->cycles, (unsigned long long)u->committed, u->ipc,
+               (unsigned long long)u->sum_exec_time);
+        printf("  USIMM system      memory %.3f W + misc %.1f W + cores %.3f W = %.3f W, EDP %.6g "
+               "J*s\n",
+               u->dram_power_w, u->misc_power_w, u->core_power_w, u->system_power_w, u->edp_js);
+    }
     if (o.per_channel && !o.quiet) stats_print_text(&reg, stdout);
     if (o.common.out_path) {
         root = json_object();
@@ -190,6 +224,7 @@ out:
     stats_reg_free(&reg);
     synth_destroy(syn);
     addrtrace_destroy(at);
+    usimm_front_destroy(uf);
     memsys_destroy(ms);
     cfg_destroy(c);
     return code;

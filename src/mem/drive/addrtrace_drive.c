@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SD(f, kind, unit, doc) {#f, kind, offsetof(struct addrtrace_stats, f), unit, doc}
+#define SD(f, kind, unit, doc)                                                                     \
+    { #f, kind, offsetof(struct addrtrace_stats, f), unit, doc }
 const struct stat_desc addrtrace_stat_desc[] = {
-    SD(requests, STAT_COUNTER, "req", "trace records offered to (and accepted by) the memory system"),
+    SD(requests, STAT_COUNTER, "req",
+       "trace records offered to (and accepted by) the memory system"),
     SD(reads, STAT_COUNTER, "req", "read records offered"),
     SD(writes, STAT_COUNTER, "req", "write records offered"),
     SD(completed, STAT_COUNTER, "req", "requests completed, forwarded and merged ones included"),
@@ -26,10 +28,10 @@ struct addrtrace {
     struct memtrace *t;
     struct memsys *ms;
     uint32_t burst;
-    bool have;      /* rec holds the next record to offer */
+    bool have; /* rec holds the next record to offer */
     bool eof;
     bool timed;
-    bool stalled;   /* rec is due but its queue was full */
+    bool stalled; /* rec is due but its queue was full */
     uint64_t stall_since;
     struct memtrace_rec rec;
     struct addrtrace_stats st;
@@ -71,8 +73,12 @@ void addrtrace_destroy(struct addrtrace *a) {
     free(a);
 }
 
-const struct addrtrace_stats *addrtrace_stats(const struct addrtrace *a) { return &a->st; }
-bool addrtrace_timed(const struct addrtrace *a) { return a->timed; }
+const struct addrtrace_stats *addrtrace_stats(const struct addrtrace *a) {
+    return &a->st;
+}
+bool addrtrace_timed(const struct addrtrace *a) {
+    return a->timed;
+}
 
 int addrtrace_register_stats(const struct addrtrace *a, struct stats_reg *reg, struct ws_err *e) {
     return stats_register(reg, "front", addrtrace_stat_desc, addrtrace_stat_ndesc, &a->st, e);
@@ -118,7 +124,8 @@ static uint64_t at_next_event(void *st, uint64_t now) {
 static bool at_finished(void *st) {
     struct addrtrace *a = st;
     bool done = a->eof && !a->have && a->st.completed == a->st.requests;
-    if (done) a->st.avg_read_lat = a->st.reads ? (double)a->st.read_lat_sum / (double)a->st.reads : 0;
+    if (done)
+        a->st.avg_read_lat = a->st.reads ? (double)a->st.read_lat_sum / (double)a->st.reads : 0;
     return done;
 }
 

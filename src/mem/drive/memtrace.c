@@ -46,10 +46,18 @@ void memtrace_close(struct memtrace *t) {
     free(t);
 }
 
-enum memtrace_fmt memtrace_format(const struct memtrace *t) { return t->fmt; }
-const char *memtrace_path(const struct memtrace *t) { return ws_lines_path(t->lines); }
-long memtrace_lineno(const struct memtrace *t) { return t->lineno; }
-uint64_t memtrace_count(const struct memtrace *t) { return t->count; }
+enum memtrace_fmt memtrace_format(const struct memtrace *t) {
+    return t->fmt;
+}
+const char *memtrace_path(const struct memtrace *t) {
+    return ws_lines_path(t->lines);
+}
+long memtrace_lineno(const struct memtrace *t) {
+    return t->lineno;
+}
+uint64_t memtrace_count(const struct memtrace *t) {
+    return t->count;
+}
 
 static unsigned split(const char *s, struct tok *tk) {
     unsigned n = 0;
@@ -93,10 +101,14 @@ static int parse_hex(const struct tok *t, uint64_t *v) {
     for (size_t i = 0; i < n; i++) {
         char c = p[i];
         unsigned d;
-        if (c >= '0' && c <= '9') d = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f') d = (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') d = (unsigned)(c - 'A' + 10);
-        else return -1;
+        if (c >= '0' && c <= '9')
+            d = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            d = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            d = (unsigned)(c - 'A' + 10);
+        else
+            return -1;
         if (x >> 60) return -2;
         x = x << 4 | d;
     }
@@ -117,7 +129,9 @@ static int bad_number(struct memtrace *t, const char *what, const struct tok *tk
                       struct ws_err *e) {
     char b[64];
     const char *path = ws_lines_path(t->lines);
-    if (rc == -2) return FAIL("%s %s does not fit in 64 bits", path, t->lineno, what, show(tk, b, sizeof b));
+    if (rc == -2)
+        return FAIL("expected %s, got %s, which does not fit in 64 bits", path, t->lineno, what,
+                    show(tk, b, sizeof b));
     return FAIL("expected %s, got %s", path, t->lineno, what, show(tk, b, sizeof b));
 }
 
@@ -137,16 +151,21 @@ static int parse_usimm(struct memtrace *t, const struct tok *tk, unsigned ntok,
     if ((rc = parse_dec(&tk[0], &out->gap)) != 0)
         return bad_number(t, "a decimal count of non-memory instructions", &tk[0], rc, e);
     if (ntok < 2) return FAIL("expected R or W, got end of line", path, t->lineno);
-    if (tok_is(&tk[1], "R", false)) out->is_write = false;
-    else if (tok_is(&tk[1], "W", false)) out->is_write = true;
-    else return FAIL("expected R or W, got %s", path, t->lineno, show(&tk[1], b, sizeof b));
+    if (tok_is(&tk[1], "R", false))
+        out->is_write = false;
+    else if (tok_is(&tk[1], "W", false))
+        out->is_write = true;
+    else
+        return FAIL("expected R or W, got %s", path, t->lineno, show(&tk[1], b, sizeof b));
     if (ntok < 3) return FAIL("expected a hex address, got end of line", path, t->lineno);
-    if ((rc = parse_hex(&tk[2], &out->addr)) != 0) return bad_number(t, "a hex address", &tk[2], rc, e);
+    if ((rc = parse_hex(&tk[2], &out->addr)) != 0)
+        return bad_number(t, "a hex address", &tk[2], rc, e);
     unsigned next = 3;
     /* USIMM reads a PC for reads only (its sscanf for W stops after the address); one more
      * column (jarrett-m's "domain") is tolerated and ignored, as USIMM ignores it. */
     if (!out->is_write && ntok > 3) {
-        if ((rc = parse_hex(&tk[3], &out->pc)) != 0) return bad_number(t, "a hex PC", &tk[3], rc, e);
+        if ((rc = parse_hex(&tk[3], &out->pc)) != 0)
+            return bad_number(t, "a hex PC", &tk[3], rc, e);
         out->has_pc = true;
         next = 4;
     }
@@ -158,19 +177,25 @@ static int parse_addr(struct memtrace *t, const struct tok *tk, unsigned ntok,
     const char *path = ws_lines_path(t->lines);
     int rc;
     char b[64];
-    if ((rc = parse_hex(&tk[0], &out->addr)) != 0) return bad_number(t, "a hex address", &tk[0], rc, e);
+    if ((rc = parse_hex(&tk[0], &out->addr)) != 0)
+        return bad_number(t, "a hex address", &tk[0], rc, e);
     if (ntok < 2) return FAIL("expected R, W, READ or WRITE, got end of line", path, t->lineno);
-    if (tok_is(&tk[1], "R", true) || tok_is(&tk[1], "READ", true)) out->is_write = false;
-    else if (tok_is(&tk[1], "W", true) || tok_is(&tk[1], "WRITE", true)) out->is_write = true;
-    else return FAIL("expected R, W, READ or WRITE, got %s", path, t->lineno, show(&tk[1], b, sizeof b));
+    if (tok_is(&tk[1], "R", true) || tok_is(&tk[1], "READ", true))
+        out->is_write = false;
+    else if (tok_is(&tk[1], "W", true) || tok_is(&tk[1], "WRITE", true))
+        out->is_write = true;
+    else
+        return FAIL("expected R, W, READ or WRITE, got %s", path, t->lineno,
+                    show(&tk[1], b, sizeof b));
     int has = ntok > 2;
     if (t->cycles < 0) t->cycles = has;
     if (has != t->cycles)
-        return has ? FAIL("unexpected cycle column %s (earlier records have none)", path,
-                          t->lineno, show(&tk[2], b, sizeof b))
+        return has ? FAIL("unexpected cycle column %s (earlier records have none)", path, t->lineno,
+                          show(&tk[2], b, sizeof b))
                    : FAIL("missing the cycle column (earlier records have one)", path, t->lineno);
     if (has) {
-        if ((rc = parse_dec(&tk[2], &out->cycle)) != 0) return bad_number(t, "a decimal cycle", &tk[2], rc, e);
+        if ((rc = parse_dec(&tk[2], &out->cycle)) != 0)
+            return bad_number(t, "a decimal cycle", &tk[2], rc, e);
         if (out->cycle < t->last_cycle)
             return FAIL("cycle %llu is before the previous record's cycle %llu", path, t->lineno,
                         (unsigned long long)out->cycle, (unsigned long long)t->last_cycle);

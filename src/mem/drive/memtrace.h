@@ -22,13 +22,13 @@
 #include "base/err.h"
 
 enum memtrace_fmt {
-    MEMTRACE_AUTO,  /* decide from the first record: a decimal count then R|W -> USIMM, else ADDR */
+    MEMTRACE_AUTO, /* decide from the first record: a decimal count then R|W -> USIMM, else ADDR */
     MEMTRACE_USIMM,
     MEMTRACE_ADDR,
 };
 
 struct memtrace_rec {
-    uint64_t gap;   /* non-memory instructions before this access (USIMM; 0 for ADDR) */
+    uint64_t gap; /* non-memory instructions before this access (USIMM; 0 for ADDR) */
     bool is_write;
     uint64_t addr;
     bool has_pc;    /* USIMM read with a PC column */

@@ -15,14 +15,51 @@
 
 /* USIMM's parameter names (configfile.h's token list); `real` ones are read as floats. */
 enum {
-    P_CLK_MULT, P_ROBSIZE, P_MAX_RETIRE, P_MAX_FETCH, P_PIPELINEDEPTH,
-    P_NUM_CHANNELS, P_NUM_RANKS, P_NUM_BANKS, P_NUM_ROWS, P_NUM_COLUMNS, P_CACHE_LINE_SIZE,
+    P_CLK_MULT,
+    P_ROBSIZE,
+    P_MAX_RETIRE,
+    P_MAX_FETCH,
+    P_PIPELINEDEPTH,
+    P_NUM_CHANNELS,
+    P_NUM_RANKS,
+    P_NUM_BANKS,
+    P_NUM_ROWS,
+    P_NUM_COLUMNS,
+    P_CACHE_LINE_SIZE,
     P_ADDRESS_BITS,
-    P_DRAM_CLK_FREQUENCY, P_T_RCD, P_T_RP, P_T_CAS, P_T_RC, P_T_RAS, P_T_RRD, P_T_FAW, P_T_WR,
-    P_T_WTR, P_T_RTP, P_T_CCD, P_T_RFC, P_T_REFI, P_T_CWD, P_T_RTRS, P_T_PD_MIN, P_T_XP,
-    P_T_XP_DLL, P_T_DATA_TRANS,
-    P_VDD, P_IDD0, P_IDD2P0, P_IDD2P1, P_IDD2N, P_IDD3P, P_IDD3N, P_IDD4R, P_IDD4W, P_IDD5,
-    P_WQ_CAPACITY, P_ADDRESS_MAPPING, P_WQ_LOOKUP_LATENCY,
+    P_DRAM_CLK_FREQUENCY,
+    P_T_RCD,
+    P_T_RP,
+    P_T_CAS,
+    P_T_RC,
+    P_T_RAS,
+    P_T_RRD,
+    P_T_FAW,
+    P_T_WR,
+    P_T_WTR,
+    P_T_RTP,
+    P_T_CCD,
+    P_T_RFC,
+    P_T_REFI,
+    P_T_CWD,
+    P_T_RTRS,
+    P_T_PD_MIN,
+    P_T_XP,
+    P_T_XP_DLL,
+    P_T_DATA_TRANS,
+    P_VDD,
+    P_IDD0,
+    P_IDD2P0,
+    P_IDD2P1,
+    P_IDD2N,
+    P_IDD3P,
+    P_IDD3N,
+    P_IDD4R,
+    P_IDD4W,
+    P_IDD5,
+    P_WQ_CAPACITY,
+    P_ADDRESS_MAPPING,
+    P_WQ_LOOKUP_LATENCY,
     P_N
 };
 
@@ -30,17 +67,51 @@ static const struct {
     const char *name;
     bool real;
 } params[P_N] = {
-    {"PROCESSOR_CLK_MULTIPLIER", false}, {"ROBSIZE", false}, {"MAX_RETIRE", false},
-    {"MAX_FETCH", false}, {"PIPELINEDEPTH", false}, {"NUM_CHANNELS", false},
-    {"NUM_RANKS", false}, {"NUM_BANKS", false}, {"NUM_ROWS", false}, {"NUM_COLUMNS", false},
-    {"CACHE_LINE_SIZE", false}, {"ADDRESS_BITS", false}, {"DRAM_CLK_FREQUENCY", false},
-    {"T_RCD", false}, {"T_RP", false}, {"T_CAS", false}, {"T_RC", false}, {"T_RAS", false},
-    {"T_RRD", false}, {"T_FAW", false}, {"T_WR", false}, {"T_WTR", false}, {"T_RTP", false},
-    {"T_CCD", false}, {"T_RFC", false}, {"T_REFI", false}, {"T_CWD", false}, {"T_RTRS", false},
-    {"T_PD_MIN", false}, {"T_XP", false}, {"T_XP_DLL", false}, {"T_DATA_TRANS", false},
-    {"VDD", true}, {"IDD0", true}, {"IDD2P0", true}, {"IDD2P1", true}, {"IDD2N", true},
-    {"IDD3P", true}, {"IDD3N", true}, {"IDD4R", true}, {"IDD4W", true}, {"IDD5", true},
-    {"WQ_CAPACITY", false}, {"ADDRESS_MAPPING", false}, {"WQ_LOOKUP_LATENCY", false},
+    {"PROCESSOR_CLK_MULTIPLIER", false},
+    {"ROBSIZE", false},
+    {"MAX_RETIRE", false},
+    {"MAX_FETCH", false},
+    {"PIPELINEDEPTH", false},
+    {"NUM_CHANNELS", false},
+    {"NUM_RANKS", false},
+    {"NUM_BANKS", false},
+    {"NUM_ROWS", false},
+    {"NUM_COLUMNS", false},
+    {"CACHE_LINE_SIZE", false},
+    {"ADDRESS_BITS", false},
+    {"DRAM_CLK_FREQUENCY", false},
+    {"T_RCD", false},
+    {"T_RP", false},
+    {"T_CAS", false},
+    {"T_RC", false},
+    {"T_RAS", false},
+    {"T_RRD", false},
+    {"T_FAW", false},
+    {"T_WR", false},
+    {"T_WTR", false},
+    {"T_RTP", false},
+    {"T_CCD", false},
+    {"T_RFC", false},
+    {"T_REFI", false},
+    {"T_CWD", false},
+    {"T_RTRS", false},
+    {"T_PD_MIN", false},
+    {"T_XP", false},
+    {"T_XP_DLL", false},
+    {"T_DATA_TRANS", false},
+    {"VDD", true},
+    {"IDD0", true},
+    {"IDD2P0", true},
+    {"IDD2P1", true},
+    {"IDD2N", true},
+    {"IDD3P", true},
+    {"IDD3N", true},
+    {"IDD4R", true},
+    {"IDD4W", true},
+    {"IDD5", true},
+    {"WQ_CAPACITY", false},
+    {"ADDRESS_MAPPING", false},
+    {"WQ_LOOKUP_LATENCY", false},
 };
 
 struct uparam {
@@ -62,9 +133,9 @@ const char *usimm_vi_name(int channels, int ncores, int *chips_per_rank) {
         const char *vi;
         int chips;
     } table[] = {
-        {1, 1, 1, "1Gb_x4.vi", 16},  {1, 2, 2, "2Gb_x4.vi", 16},   {1, 3, 4, "4Gb_x4.vi", 16},
-        {4, 1, 1, "1Gb_x16.vi", 4},  {4, 2, 2, "1Gb_x8.vi", 8},    {4, 3, 4, "2Gb_x8.vi", 8},
-        {4, 5, 8, "4Gb_x8.vi", 8},   {4, 9, 16, "4Gb_x4.vi", 16},
+        {1, 1, 1, "1Gb_x4.vi", 16}, {1, 2, 2, "2Gb_x4.vi", 16},  {1, 3, 4, "4Gb_x4.vi", 16},
+        {4, 1, 1, "1Gb_x16.vi", 4}, {4, 2, 2, "1Gb_x8.vi", 8},   {4, 3, 4, "2Gb_x8.vi", 8},
+        {4, 5, 8, "4Gb_x8.vi", 8},  {4, 9, 16, "4Gb_x4.vi", 16},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
         if (table[i].ch == channels && ncores >= table[i].lo && ncores <= table[i].hi) {
@@ -85,7 +156,8 @@ static unsigned tokens(char *s, char **tok) {
     char *c = strstr(s, "//");
     if (c) *c = '\0';
     unsigned n = 0;
-    for (char *p = strtok(s, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+    char *save = NULL;
+    for (char *p = strtok_r(s, " \t\r", &save); p; p = strtok_r(NULL, " \t\r", &save)) {
         if (n < 3) tok[n] = p;
         n++;
     }
@@ -131,8 +203,8 @@ static int read_file(struct import *im, const char *path, struct ws_err *e) {
         } else {
             long long iv = strtoll(tok[1], &end, 10);
             if (errno || end == tok[1] || *end) {
-                rc = ws_fail(e, "%s:%ld: %s = '%.80s' is not an integer", path, ln,
-                             params[k].name, tok[1]);
+                rc = ws_fail(e, "%s:%ld: %s = '%.80s' is not an integer", path, ln, params[k].name,
+                             tok[1]);
                 break;
             }
             v = (double)iv;
@@ -172,7 +244,9 @@ static int set_real(struct cfg *c, const struct import *im, const char *key, int
     return set_at(c, key, val, im->p[k].file, im->p[k].line, e);
 }
 
-static long long iv(const struct import *im, int k) { return (long long)im->p[k].v; }
+static long long iv(const struct import *im, int k) {
+    return (long long)im->p[k].v;
+}
 
 int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_err *e) {
     struct import *im = calloc(1, sizeof *im);
@@ -191,20 +265,21 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
     if (read_file(im, im->cfg_path, e) != 0) goto out;
 
     /* USIMM asserts that the six organisation numbers span exactly ADDRESS_BITS. */
-    static const int org[] = {P_NUM_CHANNELS, P_NUM_RANKS, P_NUM_BANKS,
+    static const int org[] = {P_NUM_CHANNELS, P_NUM_RANKS,   P_NUM_BANKS,
                               P_NUM_ROWS,     P_NUM_COLUMNS, P_CACHE_LINE_SIZE};
     int bits = 0;
     for (size_t i = 0; i < sizeof org / sizeof org[0]; i++) {
         const struct uparam *p = &im->p[org[i]];
         if (!p->set) {
-            ws_fail(e, "%s: %s is missing (USIMM needs NUM_CHANNELS, NUM_RANKS, NUM_BANKS, "
-                       "NUM_ROWS, NUM_COLUMNS, CACHE_LINE_SIZE and ADDRESS_BITS)",
+            ws_fail(e,
+                    "%s: %s is missing (USIMM needs NUM_CHANNELS, NUM_RANKS, NUM_BANKS, "
+                    "NUM_ROWS, NUM_COLUMNS, CACHE_LINE_SIZE and ADDRESS_BITS)",
                     cfg_path, params[org[i]].name);
             goto out;
         }
         if (p->v < 1) {
-            ws_fail(e, "%s:%ld: %s = %lld must be positive", p->file, p->line,
-                    params[org[i]].name, iv(im, org[i]));
+            ws_fail(e, "%s:%ld: %s = %lld must be positive", p->file, p->line, params[org[i]].name,
+                    iv(im, org[i]));
             goto out;
         }
         bits += ulog2(iv(im, org[i]));
@@ -239,15 +314,17 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
     int nch = (int)iv(im, P_NUM_CHANNELS);
     const char *vi = usimm_vi_name(nch, ncores, &chips);
     if (!vi) {
-        ws_fail(e, "%s: USIMM v1.3 has no .vi chip file for %d channel%s and %d core%s (it "
-                   "supports 1 channel with 1-4 cores and 4 channels with 1-16)",
+        ws_fail(e,
+                "%s: USIMM v1.3 has no .vi chip file for %d channel%s and %d core%s (it "
+                "supports 1 channel with 1-4 cores and 4 channels with 1-16)",
                 cfg_path, nch, nch == 1 ? "" : "s", ncores, ncores == 1 ? "" : "s");
         goto out;
     }
     const char *slash = strrchr(cfg_path, '/');
     if (slash)
         snprintf(im->vi_path, sizeof im->vi_path, "%.*s/%s", (int)(slash - cfg_path), cfg_path, vi);
-    else snprintf(im->vi_path, sizeof im->vi_path, "%s", vi);
+    else
+        snprintf(im->vi_path, sizeof im->vi_path, "%s", vi);
     if (read_file(im, im->vi_path, e) != 0) {
         char inner[sizeof e->msg];
         snprintf(inner, sizeof inner, "%s", e->msg);
@@ -269,7 +346,8 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
         set_int(c, im, "dram.columns", iv(im, P_NUM_COLUMNS), P_NUM_COLUMNS, e) != 0 ||
         /* DDR3's 64-bit channel; a cache line is one burst */
         set_int(c, im, "dram.bus_bits", 64, P_CACHE_LINE_SIZE, e) != 0 ||
-        set_int(c, im, "dram.burst_length", iv(im, P_CACHE_LINE_SIZE) / 8, P_CACHE_LINE_SIZE, e) != 0)
+        set_int(c, im, "dram.burst_length", iv(im, P_CACHE_LINE_SIZE) / 8, P_CACHE_LINE_SIZE, e) !=
+            0)
         goto out;
 
     /* ---- timing (DRAM cycles) ---- */
@@ -277,29 +355,32 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
         int k;
         const char *key;
     } tmap[] = {
-        {P_T_RCD, "dram.RCDRD"}, {P_T_RCD, "dram.RCDWR"}, {P_T_CAS, "dram.CL"},
-        {P_T_CWD, "dram.CWL"},   {P_T_DATA_TRANS, "dram.nBL"}, {P_T_CCD, "dram.CCD_S"},
-        {P_T_CCD, "dram.CCD_L"}, {P_T_WTR, "dram.WTR_S"},  {P_T_WTR, "dram.WTR_L"},
-        {P_T_RRD, "dram.RRD_S"}, {P_T_RRD, "dram.RRD_L"},  {P_T_RAS, "dram.RAS"},
-        {P_T_RP, "dram.RP"},     {P_T_RC, "dram.RC"},      {P_T_FAW, "dram.FAW"},
-        {P_T_WR, "dram.WR"},     {P_T_RTP, "dram.RTP"},    {P_T_RTRS, "dram.RTRS"},
-        {P_T_REFI, "dram.REFI"}, {P_T_RFC, "dram.RFC"},    {P_T_XP, "dram.XP"},
+        {P_T_RCD, "dram.RCDRD"},    {P_T_RCD, "dram.RCDWR"},      {P_T_CAS, "dram.CL"},
+        {P_T_CWD, "dram.CWL"},      {P_T_DATA_TRANS, "dram.nBL"}, {P_T_CCD, "dram.CCD_S"},
+        {P_T_CCD, "dram.CCD_L"},    {P_T_WTR, "dram.WTR_S"},      {P_T_WTR, "dram.WTR_L"},
+        {P_T_RRD, "dram.RRD_S"},    {P_T_RRD, "dram.RRD_L"},      {P_T_RAS, "dram.RAS"},
+        {P_T_RP, "dram.RP"},        {P_T_RC, "dram.RC"},          {P_T_FAW, "dram.FAW"},
+        {P_T_WR, "dram.WR"},        {P_T_RTP, "dram.RTP"},        {P_T_RTRS, "dram.RTRS"},
+        {P_T_REFI, "dram.REFI"},    {P_T_RFC, "dram.RFC"},        {P_T_XP, "dram.XP"},
         {P_T_XP_DLL, "dram.XPDLL"}, {P_T_PD_MIN, "dram.CKE"},
     };
     for (size_t i = 0; i < sizeof tmap / sizeof tmap[0]; i++)
-        if (im->p[tmap[i].k].set && set_int(c, im, tmap[i].key, iv(im, tmap[i].k), tmap[i].k, e) != 0)
+        if (im->p[tmap[i].k].set &&
+            set_int(c, im, tmap[i].key, iv(im, tmap[i].k), tmap[i].k, e) != 0)
             goto out;
     /* USIMM's COL-RD -> COL-WR gap, T_CAS + T_DATA_TRANS + T_RTRS - T_CWD; missing terms come
      * from the ddr3-1600 preset, which holds USIMM's defaults. */
     const struct dram_spec *d3 = dram_preset_find("ddr3-1600");
-    if (im->p[P_T_CAS].set || im->p[P_T_DATA_TRANS].set || im->p[P_T_RTRS].set || im->p[P_T_CWD].set) {
+    if (im->p[P_T_CAS].set || im->p[P_T_DATA_TRANS].set || im->p[P_T_RTRS].set ||
+        im->p[P_T_CWD].set) {
         long long cas = im->p[P_T_CAS].set ? iv(im, P_T_CAS) : d3->CL;
         long long dt = im->p[P_T_DATA_TRANS].set ? iv(im, P_T_DATA_TRANS) : d3->nBL;
         long long rtrs = im->p[P_T_RTRS].set ? iv(im, P_T_RTRS) : d3->RTRS;
         long long cwd = im->p[P_T_CWD].set ? iv(im, P_T_CWD) : d3->CWL;
-        int from = im->p[P_T_CAS].set ? P_T_CAS : im->p[P_T_DATA_TRANS].set ? P_T_DATA_TRANS
-                                                  : im->p[P_T_RTRS].set      ? P_T_RTRS
-                                                                             : P_T_CWD;
+        int from = im->p[P_T_CAS].set          ? P_T_CAS
+                   : im->p[P_T_DATA_TRANS].set ? P_T_DATA_TRANS
+                   : im->p[P_T_RTRS].set       ? P_T_RTRS
+                                               : P_T_CWD;
         if (set_int(c, im, "dram.RTW", cas + dt + rtrs - cwd, from, e) != 0) goto out;
     }
     const struct uparam *f = &im->p[P_DRAM_CLK_FREQUENCY];
@@ -318,9 +399,9 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
         int k;
         const char *key;
     } imap[] = {
-        {P_VDD, "dram.VDD"},     {P_IDD0, "dram.IDD0"},   {P_IDD2P0, "dram.IDD2P0"},
+        {P_VDD, "dram.VDD"},       {P_IDD0, "dram.IDD0"},   {P_IDD2P0, "dram.IDD2P0"},
         {P_IDD2P1, "dram.IDD2P1"}, {P_IDD2N, "dram.IDD2N"}, {P_IDD3P, "dram.IDD3P"},
-        {P_IDD3N, "dram.IDD3N"}, {P_IDD4R, "dram.IDD4R"}, {P_IDD4W, "dram.IDD4W"},
+        {P_IDD3N, "dram.IDD3N"},   {P_IDD4R, "dram.IDD4R"}, {P_IDD4W, "dram.IDD4W"},
         {P_IDD5, "dram.IDD5"},
     };
     for (size_t i = 0; i < sizeof imap / sizeof imap[0]; i++)
@@ -330,7 +411,8 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
     if (set_at(c, "dram.devices_per_rank", chips_s, im->vi_path, 0, e) != 0) goto out;
 
     /* ---- address map and controller ---- */
-    if (am->set && set_at(c, "addr.map", am->v == 0 ? "usimm0" : "usimm1", am->file, am->line, e) != 0)
+    if (am->set &&
+        set_at(c, "addr.map", am->v == 0 ? "usimm0" : "usimm1", am->file, am->line, e) != 0)
         goto out;
     if (set_at(c, "mc.policy", "usimm", im->cfg_path, 0, e) != 0) goto out;
     const struct uparam *wq = &im->p[P_WQ_CAPACITY];
@@ -370,7 +452,8 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
         {P_ADDRESS_BITS, "usimm.address_bits"},
     };
     for (size_t i = 0; i < sizeof fmap / sizeof fmap[0]; i++)
-        if (im->p[fmap[i].k].set && set_int(c, im, fmap[i].key, iv(im, fmap[i].k), fmap[i].k, e) != 0)
+        if (im->p[fmap[i].k].set &&
+            set_int(c, im, fmap[i].key, iv(im, fmap[i].k), fmap[i].k, e) != 0)
             goto out;
     rc = 0;
 out:

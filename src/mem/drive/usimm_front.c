@@ -1,7 +1,8 @@
-/* USIMM v1.3 processor front end (see usimm_front.h). Written from the semantics of USIMM's
- * main.c loop as spec/seed-002.md §3.3 describes them, not from its code. The front end keeps
- * its own mirror of what USIMM's read and write queues hold (so served requests stay visible
- * until the next memory step, as in USIMM) and a hash of it for the exact-address lookups. */
+/* USIMM v1.3 processor front end (see usimm_front.h), written from the loop spec/seed-002.md
+ * §3.3 describes; details (retire test comptime < cycle, queue cleanup one DRAM cycle after a
+ * request is served, exact-address matches) were checked against USIMM v1.3's main.c and
+ * memory_controller.c, not copied. The front end keeps its own mirror of what USIMM's read and
+ * write queues hold, with a hash for the exact-address lookups. */
 #include "mem/drive/usimm_front.h"
 
 #include <stddef.h>
@@ -14,8 +15,8 @@
 /* A queued read's ROB entry completes this many CPU cycles after fetch unless the memory
  * system says otherwise first (USIMM main.c's BIGNUM). */
 #define USIMM_BIGNUM 1000000ULL
-#define CPU_NEVER UINT64_MAX
-#define NIL UINT32_MAX
+#define CPU_NEVER    UINT64_MAX
+#define NIL          UINT32_MAX
 
 #define OFF(f) offsetof(struct usimm_front_cfg, f)
 const struct cfg_key usimm_front_keys[] = {
@@ -42,8 +43,10 @@ int usimm_front_configure(struct usimm_front_cfg *fc, struct cfg *c, struct ws_e
     return cfg_bind(c, "usimm", usimm_front_keys, usimm_front_nkeys, fc, e);
 }
 
-#define SC(f, doc) {#f, STAT_COUNTER, offsetof(struct usimm_front_stats, f), "", doc}
-#define SU(f, kind, unit, doc) {#f, kind, offsetof(struct usimm_front_stats, f), unit, doc}
+#define SC(f, doc)                                                                                 \
+    { #f, STAT_COUNTER, offsetof(struct usimm_front_stats, f), "", doc }
+#define SU(f, kind, unit, doc)                                                                     \
+    { #f, kind, offsetof(struct usimm_front_stats, f), unit, doc }
 const struct stat_desc usimm_front_stat_desc[] = {
     SC(cores, "simulated cores (one per trace)"),
     SU(cycles, STAT_COUNTER, "CPU cycles",
@@ -89,7 +92,7 @@ struct qent {
     uint32_t hnext; /* hash chain */
     uint32_t lnext; /* free list or cleanup list */
     uint32_t core, slot, ch;
-    bool is_write, served;
+    bool is_write;
 };
 
 struct core {
@@ -120,8 +123,8 @@ struct usimm_front {
     uint32_t *wq_cnt; /* per channel, USIMM's write_queue_length */
     uint32_t wq_cap, nfull, wq_total;
 
-    uint64_t cyc;  /* CPU cycle whose fetch step is next (its retire step is done) */
-    uint64_t now;  /* DRAM cycle of the inject call in progress */
+    uint64_t cyc; /* CPU cycle whose fetch step is next (its retire step is done) */
+    uint64_t now; /* DRAM cycle of the inject call in progress */
     bool done;
     struct usimm_front_stats st;
 };
@@ -142,8 +145,8 @@ static uint32_t mirror_add(struct usimm_front *f, uint64_t addr, bool is_write, 
     struct qent *q = &f->pool[i];
     f->free_head = q->lnext;
     uint32_t h = hash(f, addr);
-    *q = (struct qent){.addr = addr, .hnext = f->bucket[h], .lnext = NIL, .ch = ch,
-                       .is_write = is_write};
+    *q = (struct qent){
+        .addr = addr, .hnext = f->bucket[h], .lnext = NIL, .ch = ch, .is_write = is_write};
     f->bucket[h] = i;
     if (is_write) {
         f->wq_total++;
@@ -171,8 +174,7 @@ static void mirror_cleanup(struct usimm_front *f) {
 }
 
 /* ---- lifecycle ---- */
-static int load_record(struct usimm_front *f, struct core *k, struct ws_err *e) {
-    (void)f;
+static int load_record(struct core *k, struct ws_err *e) {
     struct memtrace_rec r;
     int rc = memtrace_next(k->t, &r, e);
     if (rc < 0) return -1;
@@ -196,12 +198,15 @@ static int prefixes(struct usimm_front *f, const char *const *traces, struct ws_
         base = base ? base + 1 : traces[i];
         uint32_t p = i;
         if (strlen(base) > 2 && base[0] == 'M' && base[1] == 'T') {
-            if (base[2] == '0') mt0 = (int)i;
+            if (base[2] == '0')
+                mt0 = (int)i;
             else if (mt0 < 0)
-                return ws_fail(e, "%s: trace name starts with \"MT\" but no \"MT0...\" trace comes "
-                                  "before it (USIMM's multithreaded-application naming)",
+                return ws_fail(e,
+                               "%s: trace name starts with \"MT\" but no \"MT0...\" trace comes "
+                               "before it (USIMM's multithreaded-application naming)",
                                traces[i]);
-            else p = (uint32_t)mt0;
+            else
+                p = (uint32_t)mt0;
         }
         f->core[i].res.prefix = p;
         f->core[i].prefix_add = (uint64_t)p << f->cfg.address_bits;
@@ -256,7 +261,7 @@ struct usimm_front *usimm_front_create(const struct usimm_front_cfg *fc, struct 
         k->comp = calloc(f->rob, sizeof *k->comp);
         if (!k->comp) goto oom;
         k->t = memtrace_open(traces[i], MEMTRACE_USIMM, e);
-        if (!k->t || load_record(f, k, e) != 0) goto fail;
+        if (!k->t || load_record(k, e) != 0) goto fail;
         if (k->tracedone) {
             ws_fail(e, "%s: trace has no records", traces[i]);
             goto fail;
@@ -284,8 +289,12 @@ void usimm_front_destroy(struct usimm_front *f) {
     free(f);
 }
 
-const struct usimm_front_stats *usimm_front_stats(const struct usimm_front *f) { return &f->st; }
-unsigned usimm_front_ncores(const struct usimm_front *f) { return f->ncores; }
+const struct usimm_front_stats *usimm_front_stats(const struct usimm_front *f) {
+    return &f->st;
+}
+unsigned usimm_front_ncores(const struct usimm_front *f) {
+    return f->ncores;
+}
 const struct usimm_core_result *usimm_front_core(const struct usimm_front *f, unsigned core) {
     return &f->core[core].res;
 }
@@ -390,7 +399,7 @@ static int fetch_core(struct usimm_front *f, unsigned ci, uint64_t c, struct ws_
             rob_push(f, k, k->comp[k->tail]);
         }
         nf++;
-        if (load_record(f, k, e) != 0) return -1;
+        if (load_record(k, e) != 0) return -1;
     }
     return 0;
 }
@@ -479,13 +488,14 @@ static uint64_t front_next_event(void *st, uint64_t now) {
     return n == CPU_NEVER ? DRAM_NEVER : n / f->mult + 1;
 }
 
-static bool front_finished(void *st) { return ((struct usimm_front *)st)->done; }
+static bool front_finished(void *st) {
+    return ((struct usimm_front *)st)->done;
+}
 
 static void front_on_done(void *st, const struct mc_req *r) {
     struct usimm_front *f = st;
     uint32_t i = (uint32_t)r->r.tag;
     struct qent *q = &f->pool[i];
-    q->served = true;
     q->lnext = f->clean_head;
     f->clean_head = i;
     if (!q->is_write) {

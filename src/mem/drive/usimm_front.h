@@ -50,18 +50,18 @@ int usimm_front_configure(struct usimm_front_cfg *fc, struct cfg *c, struct ws_e
 
 struct usimm_front_stats {
     uint64_t cores;
-    uint64_t cycles;            /* CPU cycles, USIMM's "Cycles" */
-    uint64_t committed, fetched; /* instructions, all cores */
-    double ipc;                 /* committed / cycles */
-    uint64_t reads, writes;     /* memory records consumed from the traces */
+    uint64_t cycles;                        /* CPU cycles, USIMM's "Cycles" */
+    uint64_t committed, fetched;            /* instructions, all cores */
+    double ipc;                             /* committed / cycles */
+    uint64_t reads, writes;                 /* memory records consumed from the traces */
     uint64_t reads_to_dram, writes_to_dram; /* requests put into the controllers' queues */
     uint64_t reads_merged, reads_forwarded, writes_merged;
-    uint64_t read_lat_sum;      /* CPU cycles, fetch to data done, reads queued to DRAM */
-    double avg_read_lat;        /* read_lat_sum / reads_to_dram */
-    uint64_t wq_full_cycles;    /* CPU cycles whose fetch step found a write queue full */
-    uint64_t rq_full_stalls;    /* fetches stopped because a read queue was full (mc.rq_size) */
-    uint64_t sum_exec_time;     /* sum of per-core finish times ("Sum of execution times") */
-    struct ws_hist finish;      /* per-core finish time (CPU cycles) */
+    uint64_t read_lat_sum;   /* CPU cycles, fetch to data done, reads queued to DRAM */
+    double avg_read_lat;     /* read_lat_sum / reads_to_dram */
+    uint64_t wq_full_cycles; /* CPU cycles whose fetch step found a write queue full */
+    uint64_t rq_full_stalls; /* fetches stopped because a read queue was full (mc.rq_size) */
+    uint64_t sum_exec_time;  /* sum of per-core finish times ("Sum of execution times") */
+    struct ws_hist finish;   /* per-core finish time (CPU cycles) */
     /* filled by usimm_front_report() */
     double dram_power_w, misc_power_w, core_power_w, system_power_w, seconds, edp_js;
 };
