@@ -86,6 +86,22 @@ static void test_bad_set_option(void **state) {
     free(text);
 }
 
+static void test_malformed_trace_line(void **state) {
+    (void)state;
+    const char *tr = tu_tmpfile("bad.trace", "0x1000 R\n0x2000 W\n0x3000 Q\n");
+    const char *out = tu_tmpfile("trace-result.json", "");
+    remove(out);
+    char args[1024], want[600];
+    snprintf(args, sizeof args, "dram --trace %s -o %s", tr, out);
+    char *text = NULL;
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    snprintf(want, sizeof want, "warpsim: %s:3: expected R, W, READ or WRITE, got 'Q'", tr);
+    if (!strstr(text, want)) fprintf(stderr, "got: %s\n", text);
+    assert_non_null(strstr(text, want));
+    assert_false(tu_file_exists(out));
+    free(text);
+}
+
 static void test_deterministic_results(void **state) {
     (void)state;
     const char *a = tu_tmpfile("a.json", ""), *b = tu_tmpfile("b.json", "");
@@ -128,6 +144,7 @@ int main(void) {
         cmocka_unit_test(test_malformed_ini),        cmocka_unit_test(test_cross_key_rule),
         cmocka_unit_test(test_unknown_policy),       cmocka_unit_test(test_bad_set_option),
         cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
+        cmocka_unit_test(test_malformed_trace_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

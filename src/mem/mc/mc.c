@@ -9,6 +9,14 @@
 #include "mem/mc/policy.h"
 
 static const char *const row_policy_names[] = {"open", "close", NULL};
+
+/* The protocol checker is on by default in debug (and sanitizer) builds, off in release builds
+ * where speed matters; mc.check / --check switch it either way. */
+#ifdef NDEBUG
+#define MC_CHECK_DEFAULT "false"
+#else
+#define MC_CHECK_DEFAULT "true"
+#endif
 static const char *const pd_mode_names[] = {"off", "fast", "slow", NULL};
 
 #define OFF(f) offsetof(struct mc_cfg, f)
@@ -36,8 +44,8 @@ const struct cfg_key mc_cfg_keys[] = {
      "power down idle ranks: fast (DLL on) or slow (DLL off, precharge first)"},
     {"mc.pd_idle", CFG_INT, OFF(pd_idle), "16", 1, 1000000, NULL, "tCK",
      "idle cycles before a rank powers down"},
-    {"mc.check", CFG_BOOL, OFF(check), "false", 0, 0, NULL, "",
-     "run the independent protocol checker on every command (on in tests)"},
+    {"mc.check", CFG_BOOL, OFF(check), MC_CHECK_DEFAULT, 0, 0, NULL, "",
+     "run the independent protocol checker on every command (default on in debug builds)"},
 };
 const unsigned mc_cfg_nkeys = CFG_COUNT(mc_cfg_keys);
 
