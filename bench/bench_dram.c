@@ -44,8 +44,13 @@ static struct memsys *make(const char *ini) {
 }
 
 static double run(struct memsys *ms, int pattern, int64_t n, const struct memsys_summary **sum) {
-    struct synth_cfg sc = {.pattern = pattern, .requests = n, .read_share = 0.8,
-                           .footprint = 1LL << 30, .stride = 4096, .streams = 8, .window = 256,
+    struct synth_cfg sc = {.pattern = pattern,
+                           .requests = n,
+                           .read_share = 0.8,
+                           .footprint = 1LL << 30,
+                           .stride = 4096,
+                           .streams = 8,
+                           .window = 256,
                            .seed = 1};
     struct ws_err e = {{0}};
     struct synth *sy = synth_create(&sc, ms, &e);
@@ -88,7 +93,7 @@ int main(int argc, char **argv) {
             memsys_destroy(ms);
         }
     /* the checker on random stress, every preset x policy */
-    static const char *const presets[] = {"ddr3-1600", "ddr4-2400", "gddr5-gtx480",
+    static const char *const presets[] = {"ddr3-1600",      "ddr4-2400",  "gddr5-gtx480",
                                           "gddr6-rtx2060s", "hbm2-qv100", "hbm2"};
     uint64_t cmds = 0;
     double t0 = now_s();

@@ -31,7 +31,9 @@ struct cfg {
     size_t nbind, capbind;
 };
 
-struct cfg *cfg_create(void) { return calloc(1, sizeof(struct cfg)); }
+struct cfg *cfg_create(void) {
+    return calloc(1, sizeof(struct cfg));
+}
 
 void cfg_destroy(struct cfg *c) {
     if (!c) return;
@@ -146,8 +148,9 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 
 static int finish_parse(struct ini_ctx *x, int rc) {
     if (x->failed) return -1;
-    if (rc > 0) return ws_fail(x->e, "%s:%d: malformed line (expected [section] or key = value)",
-                               x->name, rc);
+    if (rc > 0)
+        return ws_fail(x->e, "%s:%d: malformed line (expected [section] or key = value)", x->name,
+                       rc);
     if (rc < 0) return ws_fail(x->e, "%s: cannot read", x->name);
     return 0;
 }
@@ -297,8 +300,8 @@ static size_t edit_distance(const char *a, const char *b) {
     for (size_t j = 0; j <= lb; j++) d[0][j] = j;
     for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t sub = d[i - 1][j - 1] + (tolower((unsigned char)a[i - 1]) !=
-                                            tolower((unsigned char)b[j - 1]));
+            size_t sub = d[i - 1][j - 1] +
+                         (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
             size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
             d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
         }
@@ -318,7 +321,8 @@ int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e) {
             }
         char where[600];
         cfg_origin(c, s->key, where, sizeof where);
-        if (best) return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
+        if (best)
+            return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
         return ws_fail(e, "%s: unknown key '%s'", where, s->key);
     }
     return 0;
@@ -327,11 +331,21 @@ int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e) {
 void cfg_format_value(const struct cfg_key *k, const void *obj, char *buf, size_t n) {
     const char *field = (const char *)obj + k->offset;
     switch (k->type) {
-    case CFG_INT: snprintf(buf, n, "%lld", (long long)*(const int64_t *)field); break;
-    case CFG_DOUBLE: snprintf(buf, n, "%.10g", *(const double *)field); break;
-    case CFG_BOOL: snprintf(buf, n, "%s", *(const bool *)field ? "true" : "false"); break;
-    case CFG_ENUM: snprintf(buf, n, "%s", k->choices[*(const int *)field]); break;
-    case CFG_STRING: snprintf(buf, n, "%s", field); break;
+    case CFG_INT:
+        snprintf(buf, n, "%lld", (long long)*(const int64_t *)field);
+        break;
+    case CFG_DOUBLE:
+        snprintf(buf, n, "%.10g", *(const double *)field);
+        break;
+    case CFG_BOOL:
+        snprintf(buf, n, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case CFG_ENUM:
+        snprintf(buf, n, "%s", k->choices[*(const int *)field]);
+        break;
+    case CFG_STRING:
+        snprintf(buf, n, "%s", field);
+        break;
     }
 }
 

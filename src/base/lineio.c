@@ -61,9 +61,15 @@ const char *ws_lines_next(struct ws_lines *l, struct ws_err *e) {
     return l->buf;
 }
 
-bool ws_lines_failed(const struct ws_lines *l) { return l->failed; }
-long ws_lines_lineno(const struct ws_lines *l) { return l->lineno; }
-const char *ws_lines_path(const struct ws_lines *l) { return l->path; }
+bool ws_lines_failed(const struct ws_lines *l) {
+    return l->failed;
+}
+long ws_lines_lineno(const struct ws_lines *l) {
+    return l->lineno;
+}
+const char *ws_lines_path(const struct ws_lines *l) {
+    return l->path;
+}
 
 void ws_lines_close(struct ws_lines *l) {
     if (!l) return;

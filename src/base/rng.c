@@ -12,7 +12,9 @@ void ws_rng_seed(struct ws_rng *r, uint64_t seed) {
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl(uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
 
 uint64_t ws_rng_next(struct ws_rng *r) {
     uint64_t *s = r->s;
@@ -43,4 +45,6 @@ uint64_t ws_rng_below(struct ws_rng *r, uint64_t n) {
     return (uint64_t)(m >> 64);
 }
 
-double ws_rng_unit(struct ws_rng *r) { return (double)(ws_rng_next(r) >> 11) * 0x1.0p-53; }
+double ws_rng_unit(struct ws_rng *r) {
+    return (double)(ws_rng_next(r) >> 11) * 0x1.0p-53;
+}

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-void stats_reg_init(struct stats_reg *r) { memset(r, 0, sizeof *r); }
+void stats_reg_init(struct stats_reg *r) {
+    memset(r, 0, sizeof *r);
+}
 void stats_reg_free(struct stats_reg *r) {
     free(r->g);
     memset(r, 0, sizeof *r);
@@ -63,9 +65,15 @@ json_t *stats_to_json(const struct stats_reg *r) {
             const char *p = (const char *)g->obj + d->offset;
             json_t *v = NULL;
             switch (d->kind) {
-            case STAT_COUNTER: v = json_integer((json_int_t) * (const uint64_t *)p); break;
-            case STAT_REAL: v = json_real(*(const double *)p); break;
-            case STAT_HIST: v = hist_json((const struct ws_hist *)p); break;
+            case STAT_COUNTER:
+                v = json_integer((json_int_t) * (const uint64_t *)p);
+                break;
+            case STAT_REAL:
+                v = json_real(*(const double *)p);
+                break;
+            case STAT_HIST:
+                v = hist_json((const struct ws_hist *)p);
+                break;
             }
             json_object_set_new(o, d->name, v);
         }
@@ -104,16 +112,16 @@ void stats_print_text(const struct stats_reg *r, FILE *out) {
                         (unsigned long long)*(const uint64_t *)p, d->unit, d->doc);
                 break;
             case STAT_REAL:
-                fprintf(out, "%-40s %14.4f %-8s # %s\n", name, *(const double *)p, d->unit,
-                        d->doc);
+                fprintf(out, "%-40s %14.4f %-8s # %s\n", name, *(const double *)p, d->unit, d->doc);
                 break;
             case STAT_HIST: {
                 const struct ws_hist *h = (const struct ws_hist *)p;
-                fprintf(out, "%-40s %14.2f %-8s # %s (mean; p50 %llu, p95 %llu, max %llu, n %llu)\n",
+                fprintf(out,
+                        "%-40s %14.2f %-8s # %s (mean; p50 %llu, p95 %llu, max %llu, n %llu)\n",
                         name, ws_hist_mean(h), d->unit, d->doc,
                         (unsigned long long)ws_hist_percentile(h, 50),
-                        (unsigned long long)ws_hist_percentile(h, 95),
-                        (unsigned long long)h->max, (unsigned long long)h->count);
+                        (unsigned long long)ws_hist_percentile(h, 95), (unsigned long long)h->max,
+                        (unsigned long long)h->count);
                 break;
             }
             }

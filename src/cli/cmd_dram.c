@@ -116,8 +116,9 @@ static void print_summary(const struct memsys *ms, const char *source, double wa
     if (s->commands_checked)
         fprintf(out, "  protocol checker  %llu commands, 0 violations\n",
                 (unsigned long long)s->commands_checked);
-    fprintf(out, "  speed             %.0f requests/s, %.0f simulated cycles/s (%.3f s wall, %.1f%% of "
-                 "cycles visited)\n",
+    fprintf(out,
+            "  speed             %.0f requests/s, %.0f simulated cycles/s (%.3f s wall, %.1f%% of "
+            "cycles visited)\n",
             wall > 0 ? (double)requests / wall : 0.0, wall > 0 ? (double)s->cycles / wall : 0.0,
             wall, s->cycles ? 100.0 * (double)visited / (double)s->cycles : 0.0);
 }

@@ -8,7 +8,8 @@
 static const char usage[] =
     "warpsim: a fast cycle-level GPU memory-system simulator\n"
     "usage:\n"
-    "  warpsim dram   [-c CONFIG] [--set k=v]... SOURCE   standalone DRAM / memory-controller mode\n"
+    "  warpsim dram   [-c CONFIG] [--set k=v]... SOURCE   standalone DRAM / memory-controller "
+    "mode\n"
     "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
     "  warpsim config keys                                 print every key with range and doc\n"
     "  warpsim list   policies|presets                     what can be selected by name\n";

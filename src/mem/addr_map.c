@@ -13,8 +13,8 @@ const struct cfg_key addr_map_keys[] = {
      "(R K P G B C H S 0), or usimm0/usimm1"},
     {"addr.xor_bank", CFG_BOOL, offsetof(struct addr_map_cfg, xor_bank), "false", 0, 0, NULL, "",
      "XOR the bank and bank-group bits with the low row bits"},
-    {"addr.xor_channel", CFG_BOOL, offsetof(struct addr_map_cfg, xor_channel), "false", 0, 0,
-     NULL, "", "XOR the channel bits with a fold of the row bits"},
+    {"addr.xor_channel", CFG_BOOL, offsetof(struct addr_map_cfg, xor_channel), "false", 0, 0, NULL,
+     "", "XOR the channel bits with a fold of the row bits"},
 };
 const unsigned addr_map_nkeys = CFG_COUNT(addr_map_keys);
 
@@ -40,14 +40,22 @@ static void add_run(struct addr_map *m, unsigned field, unsigned src, unsigned d
 
 static int field_of_letter(char ch) {
     switch (toupper((unsigned char)ch)) {
-    case 'H': return AF_CH;
-    case 'P': return AF_PC;
-    case 'K': return AF_RANK;
-    case 'G': return AF_BG;
-    case 'B': return AF_BANK;
-    case 'R': return AF_ROW;
-    case 'C': return AF_COL;
-    default: return -1;
+    case 'H':
+        return AF_CH;
+    case 'P':
+        return AF_PC;
+    case 'K':
+        return AF_RANK;
+    case 'G':
+        return AF_BG;
+    case 'B':
+        return AF_BANK;
+    case 'R':
+        return AF_ROW;
+    case 'C':
+        return AF_COL;
+    default:
+        return -1;
     }
 }
 
@@ -76,7 +84,8 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         char *tok[16];
         unsigned ntok = 0;
         for (char *p = strtok(buf, ": "); p; p = strtok(NULL, ": ")) {
-            if (ntok == 16) return ws_fail(e, "%s: address map '%s' has too many fields", where, text);
+            if (ntok == 16)
+                return ws_fail(e, "%s: address map '%s' has too many fields", where, text);
             tok[ntok++] = p;
         }
         unsigned bit = m->offset_bits;
@@ -108,7 +117,8 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                     m->nch_mod = (uint32_t)s->channels;
                     m->ch_pos = bit;
                 }
-                for (unsigned b = 0; b < m->width[f]; b++) add_run(m, (unsigned)f, bit++, used[f]++);
+                for (unsigned b = 0; b < m->width[f]; b++)
+                    add_run(m, (unsigned)f, bit++, used[f]++);
             }
         }
         for (int f = 0; f < AF_NFIELDS; f++)
@@ -118,8 +128,9 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         m->total_bits = bit;
     } else {
         if (!ch_pow2)
-            return ws_fail(e, "%s: a bit-string address map needs a power-of-two channel count "
-                              "(use a field list for %lld channels)",
+            return ws_fail(e,
+                           "%s: a bit-string address map needs a power-of-two channel count "
+                           "(use a field list for %lld channels)",
                            where, (long long)s->channels);
         /* bit string, MSB first */
         char bits[128];
@@ -146,7 +157,8 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
             if (bit + 1 > m->total_bits) m->total_bits = bit + 1;
         }
         if (offset_seen > m->offset_bits)
-            return ws_fail(e, "%s: address map has %u burst-offset (S) bits but a burst is %lld bytes",
+            return ws_fail(e,
+                           "%s: address map has %u burst-offset (S) bits but a burst is %lld bytes",
                            where, offset_seen, (long long)dram_access_bytes(s));
         /* S bits beyond the burst address columns inside a larger access, as GPGPU-Sim does */
         for (int f = 0; f < AF_NFIELDS; f++)

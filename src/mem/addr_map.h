@@ -30,9 +30,9 @@ struct addr_map {
     struct addr_map_cfg cfg; /* the [addr] settings it was built from */
     struct addr_run run[64];
     unsigned nrun;
-    unsigned offset_bits;          /* log2(burst bytes) */
-    unsigned width[AF_NFIELDS];    /* bits per field */
-    unsigned total_bits;           /* offset + all fields */
+    unsigned offset_bits;       /* log2(burst bytes) */
+    unsigned width[AF_NFIELDS]; /* bits per field */
+    unsigned total_bits;        /* offset + all fields */
     bool xor_bank, xor_channel;
     /* Channel counts that are not a power of two: the channel is (address above ch_pos) modulo
      * nch, and the quotient takes the place of those bits (GPGPU-Sim's "gap" mode). */

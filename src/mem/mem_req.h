@@ -8,36 +8,36 @@
 #include <stdint.h>
 
 enum mem_ts {
-    MEM_TS_ISSUE,     /* created (LDST, trace front end) */
-    MEM_TS_L1,        /* L1 lookup */
-    MEM_TS_NOC_IN,    /* entered the crossbar */
-    MEM_TS_NOC_OUT,   /* left the crossbar at the memory partition */
-    MEM_TS_L2,        /* L2 lookup */
-    MEM_TS_MC_ENQ,    /* entered a memory-controller queue (DRAM cycles) */
-    MEM_TS_DRAM_CMD,  /* first DRAM command issued for it (DRAM cycles) */
-    MEM_TS_COL,       /* its column command issued (DRAM cycles) */
-    MEM_TS_DATA,      /* last data beat on the DRAM bus (DRAM cycles) */
-    MEM_TS_BACK,      /* back at the requester */
+    MEM_TS_ISSUE,    /* created (LDST, trace front end) */
+    MEM_TS_L1,       /* L1 lookup */
+    MEM_TS_NOC_IN,   /* entered the crossbar */
+    MEM_TS_NOC_OUT,  /* left the crossbar at the memory partition */
+    MEM_TS_L2,       /* L2 lookup */
+    MEM_TS_MC_ENQ,   /* entered a memory-controller queue (DRAM cycles) */
+    MEM_TS_DRAM_CMD, /* first DRAM command issued for it (DRAM cycles) */
+    MEM_TS_COL,      /* its column command issued (DRAM cycles) */
+    MEM_TS_DATA,     /* last data beat on the DRAM bus (DRAM cycles) */
+    MEM_TS_BACK,     /* back at the requester */
     MEM_TS_N
 };
 
 struct mem_origin {
     uint16_t app, kernel;
     uint16_t sm, subcore;
-    uint32_t warp_slot;   /* warp slot in its SM */
-    uint32_t gwarp;       /* global warp id, unique across SMs */
-    uint64_t load_id;     /* dynamic id of the warp instruction: (gwarp, sequence) packed */
+    uint32_t warp_slot; /* warp slot in its SM */
+    uint32_t gwarp;     /* global warp id, unique across SMs */
+    uint64_t load_id;   /* dynamic id of the warp instruction: (gwarp, sequence) packed */
     uint64_t pc;
-    uint16_t nreq;        /* requests created by that warp instruction */
-    uint16_t thread;      /* CPU core / trace index for CPU front ends */
-    uint32_t rob_slot;    /* CPU front ends: ROB entry waiting for it */
+    uint16_t nreq;     /* requests created by that warp instruction */
+    uint16_t thread;   /* CPU core / trace index for CPU front ends */
+    uint32_t rob_slot; /* CPU front ends: ROB entry waiting for it */
 };
 
 struct mem_req {
     uint64_t addr;
     bool is_write;
-    uint32_t bytes;   /* bytes requested (a burst or a sector group) */
-    uint64_t tag;     /* opaque to the memory system; returned to the requester */
+    uint32_t bytes; /* bytes requested (a burst or a sector group) */
+    uint64_t tag;   /* opaque to the memory system; returned to the requester */
     struct mem_origin o;
     uint64_t ts[MEM_TS_N];
 };

@@ -20,7 +20,8 @@ struct memsys {
     struct memsys_summary sum;
 };
 
-#define SD(f, kind, unit, doc) {#f, kind, offsetof(struct memsys_summary, f), unit, doc}
+#define SD(f, kind, unit, doc)                                                                     \
+    { #f, kind, offsetof(struct memsys_summary, f), unit, doc }
 const struct stat_desc memsys_summary_desc[] = {
     SD(cycles, STAT_COUNTER, "tCK", "DRAM command-clock cycles simulated"),
     SD(reads, STAT_COUNTER, "req", "reads served by DRAM column commands, all channels"),
@@ -35,13 +36,15 @@ const struct stat_desc memsys_summary_desc[] = {
     SD(avg_read_lat_ns, STAT_REAL, "ns", "mean read latency in nanoseconds"),
     SD(row_hit_rate, STAT_REAL, "", "row_hits / (reads + writes)"),
     SD(bw_gbs, STAT_REAL, "GB/s", "bytes moved by column commands / simulated time (1e9 B/s)"),
-    SD(peak_bw_gbs, STAT_REAL, "GB/s", "theoretical peak: channels x burst bytes x pseudo-channels / (nBL x tCK)"),
+    SD(peak_bw_gbs, STAT_REAL, "GB/s",
+       "theoretical peak: channels x burst bytes x pseudo-channels / (nBL x tCK)"),
     SD(bw_share, STAT_REAL, "", "bw_gbs / peak_bw_gbs"),
     SD(data_bus_util, STAT_REAL, "", "busy data-bus cycles / (cycles x data buses)"),
     SD(energy_nj, STAT_REAL, "nJ", "DRAM energy, all ranks (power model)"),
     SD(power_mw, STAT_REAL, "mW", "DRAM average power = energy / simulated time"),
     SD(seconds, STAT_REAL, "s", "simulated time = cycles x tCK"),
-    SD(commands_checked, STAT_COUNTER, "cmd", "commands replayed by the protocol checker (0 = off)"),
+    SD(commands_checked, STAT_COUNTER, "cmd",
+       "commands replayed by the protocol checker (0 = off)"),
 };
 const unsigned memsys_summary_ndesc = CFG_COUNT(memsys_summary_desc);
 
@@ -61,7 +64,8 @@ struct memsys *memsys_create(struct cfg *c, struct ws_err *e) {
         ws_fail(e, "out of memory");
         return NULL;
     }
-    if (dram_spec_configure(&ms->spec, c, e) != 0 || addr_map_configure(&ms->map, &ms->spec, c, e) != 0 ||
+    if (dram_spec_configure(&ms->spec, c, e) != 0 ||
+        addr_map_configure(&ms->map, &ms->spec, c, e) != 0 ||
         mc_cfg_configure(&ms->mcfg, c, e) != 0)
         goto fail;
     ms->nch = (uint32_t)ms->spec.channels;
@@ -98,11 +102,21 @@ void memsys_destroy(struct memsys *ms) {
     free(ms);
 }
 
-const struct dram_spec *memsys_spec(const struct memsys *ms) { return &ms->spec; }
-const struct addr_map *memsys_map(const struct memsys *ms) { return &ms->map; }
-const struct mc_cfg *memsys_mc_cfg(const struct memsys *ms) { return &ms->mcfg; }
-uint32_t memsys_nchannels(const struct memsys *ms) { return ms->nch; }
-struct mc *memsys_mc(struct memsys *ms, uint32_t ch) { return ms->mc[ch]; }
+const struct dram_spec *memsys_spec(const struct memsys *ms) {
+    return &ms->spec;
+}
+const struct addr_map *memsys_map(const struct memsys *ms) {
+    return &ms->map;
+}
+const struct mc_cfg *memsys_mc_cfg(const struct memsys *ms) {
+    return &ms->mcfg;
+}
+uint32_t memsys_nchannels(const struct memsys *ms) {
+    return ms->nch;
+}
+struct mc *memsys_mc(struct memsys *ms, uint32_t ch) {
+    return ms->mc[ch];
+}
 
 void memsys_set_done_cb(struct memsys *ms, mc_done_fn fn, void *ctx) {
     for (uint32_t ch = 0; ch < ms->nch; ch++) mc_set_done_cb(ms->mc[ch], fn, ctx);
@@ -188,7 +202,9 @@ int memsys_finish(struct memsys *ms, uint64_t end, struct ws_err *e) {
     return 0;
 }
 
-const struct memsys_summary *memsys_summary(const struct memsys *ms) { return &ms->sum; }
+const struct memsys_summary *memsys_summary(const struct memsys *ms) {
+    return &ms->sum;
+}
 
 int memsys_register_stats(struct memsys *ms, struct stats_reg *reg, bool per_channel,
                           struct ws_err *e) {
@@ -199,7 +215,8 @@ int memsys_register_stats(struct memsys *ms, struct stats_reg *reg, bool per_cha
         for (uint32_t ch = 0; ch < ms->nch; ch++) {
             char name[32];
             snprintf(name, sizeof name, "mc.ch%u", ch);
-            if (stats_register(reg, name, mc_stat_desc, mc_stat_ndesc, mc_stats(ms->mc[ch]), e) != 0)
+            if (stats_register(reg, name, mc_stat_desc, mc_stat_ndesc, mc_stats(ms->mc[ch]), e) !=
+                0)
                 return -1;
         }
     return 0;

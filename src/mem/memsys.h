@@ -47,13 +47,13 @@ struct memsys_summary {
     uint64_t row_hits, row_misses, row_conflicts;
     double avg_read_lat, avg_write_lat; /* tCK */
     double avg_read_lat_ns;
-    double row_hit_rate;     /* column accesses whose first command was the column access */
-    double bw_gbs;           /* bytes moved by column commands / simulated time */
-    double peak_bw_gbs;      /* channels x peak per channel */
-    double bw_share;         /* bw_gbs / peak_bw_gbs */
-    double data_bus_util;    /* busy data-bus cycles / (cycles x data buses) */
+    double row_hit_rate;  /* column accesses whose first command was the column access */
+    double bw_gbs;        /* bytes moved by column commands / simulated time */
+    double peak_bw_gbs;   /* channels x peak per channel */
+    double bw_share;      /* bw_gbs / peak_bw_gbs */
+    double data_bus_util; /* busy data-bus cycles / (cycles x data buses) */
     double energy_nj, power_mw;
-    double seconds;          /* simulated time */
+    double seconds; /* simulated time */
     uint64_t commands_checked;
 };
 extern const struct stat_desc memsys_summary_desc[];

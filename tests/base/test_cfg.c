@@ -52,9 +52,8 @@ static void test_defaults_and_values(void **state) {
     assert_int_equal(o.mode, 0);
     assert_string_equal(o.s, "hello");
     assert_int_equal(o.preset_val, 42); /* NULL default keeps the preset's value */
-    assert_int_equal(bind("[a]\nn = 0x7\nx=1\nb = yes\nmode = CLOSE\n[b]\ns = w\np = 3\n", &o, &e,
-                          NULL),
-                     0);
+    assert_int_equal(
+        bind("[a]\nn = 0x7\nx=1\nb = yes\nmode = CLOSE\n[b]\ns = w\np = 3\n", &o, &e, NULL), 0);
     assert_int_equal(o.n, 7);
     assert_true(o.x == 1.0);
     assert_true(o.b);

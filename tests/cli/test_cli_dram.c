@@ -106,18 +106,21 @@ static void test_deterministic_results(void **state) {
     (void)state;
     const char *a = tu_tmpfile("a.json", ""), *b = tu_tmpfile("b.json", "");
     char args[1024];
-    snprintf(args, sizeof args,
-             "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
-             WS_SOURCE_DIR, a);
+    snprintf(
+        args, sizeof args,
+        "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
+        WS_SOURCE_DIR, a);
     assert_int_equal(tu_run_cli(args, NULL), 0);
-    snprintf(args, sizeof args,
-             "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
-             WS_SOURCE_DIR, b);
+    snprintf(
+        args, sizeof args,
+        "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
+        WS_SOURCE_DIR, b);
     assert_int_equal(tu_run_cli(args, NULL), 0);
     char *ja = slurp(a), *jb = slurp(b);
     assert_non_null(ja);
     assert_non_null(jb);
-    if (strcmp(ja, jb) != 0) fprintf(stderr, "differ: %zu vs %zu bytes (%s, %s)\n", strlen(ja), strlen(jb), a, b);
+    if (strcmp(ja, jb) != 0)
+        fprintf(stderr, "differ: %zu vs %zu bytes (%s, %s)\n", strlen(ja), strlen(jb), a, b);
     assert_int_equal(strcmp(ja, jb), 0);
     assert_non_null(strstr(ja, "\"reads\""));
     free(ja);
@@ -140,9 +143,9 @@ static void test_config_dump(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_unknown_key),          cmocka_unit_test(test_out_of_range_timing),
-        cmocka_unit_test(test_malformed_ini),        cmocka_unit_test(test_cross_key_rule),
-        cmocka_unit_test(test_unknown_policy),       cmocka_unit_test(test_bad_set_option),
+        cmocka_unit_test(test_unknown_key),           cmocka_unit_test(test_out_of_range_timing),
+        cmocka_unit_test(test_malformed_ini),         cmocka_unit_test(test_cross_key_rule),
+        cmocka_unit_test(test_unknown_policy),        cmocka_unit_test(test_bad_set_option),
         cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
         cmocka_unit_test(test_malformed_trace_line),
     };

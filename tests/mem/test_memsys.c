@@ -15,8 +15,8 @@
 #include "mem/memsys.h"
 #include "testutil.h"
 
-static const char *const presets[] = {"ddr3-1600",  "ddr4-2400", "gddr5-gtx480", "gddr6-rtx2060s",
-                                      "hbm2-qv100", "hbm2"};
+static const char *const presets[] = {"ddr3-1600",      "ddr4-2400",  "gddr5-gtx480",
+                                      "gddr6-rtx2060s", "hbm2-qv100", "hbm2"};
 enum { NPRESETS = sizeof presets / sizeof presets[0] };
 
 static struct memsys *make(const char *preset, const char *extra) {
@@ -95,8 +95,7 @@ static const struct memsys_summary *run_synth(struct memsys *ms, const char *pat
                                               int64_t requests, double read_share) {
     struct synth_cfg sc = {0};
     for (int i = 0; pattern && i < 5; i++) {
-        static const char *const names[] = {"stream", "random", "strided", "row-conflict",
-                                            "mixed"};
+        static const char *const names[] = {"stream", "random", "strided", "row-conflict", "mixed"};
         if (strcmp(names[i], pattern) == 0) sc.pattern = i;
     }
     sc.requests = requests;

@@ -8,7 +8,9 @@
 const char *const dram_bank_state_names[] = {"idle",        "activating", "active",
                                              "precharging", "refreshing", "powerdown"};
 
-static inline uint64_t max2(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t max2(uint64_t a, uint64_t b) {
+    return a > b ? a : b;
+}
 static inline void push(uint64_t *f, uint64_t v) {
     if (v > *f) *f = v;
 }
@@ -50,7 +52,9 @@ void dram_chan_free(struct dram_chan *c) {
     memset(c, 0, sizeof *c);
 }
 
-static bool is_row_cmd(enum dram_cmd cmd) { return !dram_cmd_is_col(cmd); }
+static bool is_row_cmd(enum dram_cmd cmd) {
+    return !dram_cmd_is_col(cmd);
+}
 
 static uint64_t cmd_bus_ready(const struct dram_chan *c, enum dram_cmd cmd) {
     if (!c->s->dual_cmd_bus) return c->next_cmd;
@@ -117,12 +121,14 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
         return max2(t, r->next_pde);
     case DRAM_PDX:
         return DRAM_NEVER; /* not powered down */
-    case DRAM_NCMD: break;
+    case DRAM_NCMD:
+        break;
     }
     return DRAM_NEVER;
 }
 
-static void close_bank(struct dram_chan *c, struct dram_rank *r, struct dram_bank *b, uint64_t pre_at) {
+static void close_bank(struct dram_chan *c, struct dram_rank *r, struct dram_bank *b,
+                       uint64_t pre_at) {
     b->open_row = -1;
     b->closed_at = pre_at;
     push(&b->next_act, pre_at + (uint64_t)c->s->RP);
@@ -246,7 +252,8 @@ void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *
         push(&r->next_any, now + (uint64_t)(r->pd == 2 ? s->XPDLL : s->XP));
         r->pd = 0;
         break;
-    case DRAM_NCMD: break;
+    case DRAM_NCMD:
+        break;
     }
 }
 
@@ -256,8 +263,8 @@ enum dram_bank_state dram_bank_state_at(const struct dram_chan *c, const struct 
     const struct dram_bank *b = &c->bank[dram_bank_index(c, a)];
     if (r->pd) return DRAM_BANK_POWERDOWN;
     if (now < r->ref_until) return DRAM_BANK_REFRESHING;
-    if (b->open_row >= 0) return now < b->act_at + (uint64_t)c->s->RCDRD ? DRAM_BANK_ACTIVATING
-                                                                          : DRAM_BANK_ACTIVE;
+    if (b->open_row >= 0)
+        return now < b->act_at + (uint64_t)c->s->RCDRD ? DRAM_BANK_ACTIVATING : DRAM_BANK_ACTIVE;
     if (now < b->next_act && now < b->closed_at + (uint64_t)c->s->RP) return DRAM_BANK_PRECHARGING;
     return DRAM_BANK_IDLE;
 }

@@ -25,9 +25,9 @@ extern const char *const dram_bank_state_names[];
 struct dram_bank {
     int32_t open_row; /* -1 when closed */
     uint64_t next_act, next_rd, next_wr, next_pre;
-    uint64_t act_at;          /* last ACT, for the state view */
-    uint64_t closed_at;       /* when the last (auto-)precharge started */
-    uint64_t last_col_at;     /* last column command, for close-page idling */
+    uint64_t act_at;      /* last ACT, for the state view */
+    uint64_t closed_at;   /* when the last (auto-)precharge started */
+    uint64_t last_col_at; /* last column command, for close-page idling */
 };
 
 struct dram_bg {
@@ -36,8 +36,8 @@ struct dram_bg {
 
 struct dram_rank {
     uint64_t next_act, next_rd, next_wr, next_ref, next_pde, next_any;
-    uint64_t faw[4];   /* issue cycles of the last 4 ACTs (ring) */
-    uint64_t *aw32;    /* last 32 ACTs (GDDR5 t32AW), NULL when X32AW == 0 */
+    uint64_t faw[4]; /* issue cycles of the last 4 ACTs (ring) */
+    uint64_t *aw32;  /* last 32 ACTs (GDDR5 t32AW), NULL when X32AW == 0 */
     unsigned faw_pos, aw32_pos;
     uint64_t nact; /* ACTs issued to this rank */
     uint32_t open_banks;
@@ -54,11 +54,11 @@ struct dram_bus {
 struct dram_chan {
     const struct dram_spec *s;
     uint32_t id;
-    uint32_t nunits, nbanks_unit; /* rank units (pc*ranks) and banks per unit */
-    struct dram_rank *rank;       /* [nunits] */
-    struct dram_bg *bg;           /* [nunits * bankgroups] */
-    struct dram_bank *bank;       /* [nunits * nbanks_unit] */
-    struct dram_bus *bus;         /* [pseudo_channels] */
+    uint32_t nunits, nbanks_unit;                  /* rank units (pc*ranks) and banks per unit */
+    struct dram_rank *rank;                        /* [nunits] */
+    struct dram_bg *bg;                            /* [nunits * bankgroups] */
+    struct dram_bank *bank;                        /* [nunits * nbanks_unit] */
+    struct dram_bus *bus;                          /* [pseudo_channels] */
     uint64_t next_cmd, next_row_cmd, next_col_cmd; /* command-bus slots */
     uint64_t ncmd[DRAM_NCMD];
     uint64_t data_busy_cycles; /* sum over bursts of nBL */

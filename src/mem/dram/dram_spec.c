@@ -7,14 +7,16 @@
 
 const char *const dram_std_names[] = {"DDR3", "DDR4", "GDDR5", "GDDR6", "HBM2", NULL};
 
-const char *const dram_cmd_names[DRAM_NCMD] = {"ACT", "PRE", "PREA", "RD",   "WR",  "RDA",
+const char *const dram_cmd_names[DRAM_NCMD] = {"ACT", "PRE", "PREA", "RD",   "WR", "RDA",
                                                "WRA", "REF", "PDEF", "PDES", "PDX"};
 
 #define OFF(f) offsetof(struct dram_spec, f)
-#define TK(name, f, lo, hi, doc) {"dram." name, CFG_INT, OFF(f), NULL, lo, hi, NULL, "tCK", doc}
-#define IK(name, f, lo, hi, unit, doc) {"dram." name, CFG_INT, OFF(f), NULL, lo, hi, NULL, unit, doc}
+#define TK(name, f, lo, hi, doc)                                                                   \
+    { "dram." name, CFG_INT, OFF(f), NULL, lo, hi, NULL, "tCK", doc }
+#define IK(name, f, lo, hi, unit, doc)                                                             \
+    { "dram." name, CFG_INT, OFF(f), NULL, lo, hi, NULL, unit, doc }
 #define DK(name, f, lo, hi, unit, doc)                                                             \
-    {"dram." name, CFG_DOUBLE, OFF(f), NULL, lo, hi, NULL, unit, doc}
+    { "dram." name, CFG_DOUBLE, OFF(f), NULL, lo, hi, NULL, unit, doc }
 
 /* Every key defaults to the preset's value (def == NULL); dram.preset itself is read first. */
 const struct cfg_key dram_spec_keys[] = {
@@ -85,14 +87,17 @@ double dram_peak_bw_channel(const struct dram_spec *s) {
            ((double)s->nBL * (double)s->tCK_ps * 1e-12);
 }
 
-static int is_pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+static int is_pow2(int64_t v) {
+    return v > 0 && (v & (v - 1)) == 0;
+}
 
 int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws_err *e) {
     char where[600] = "preset";
     /* A rule between two keys blames the one the user set (the second when both were). */
 #define WHERE(k1, k2)                                                                              \
     (!c ? where                                                                                    \
-        : cfg_origin(c, cfg_raw(c, "dram." k2) || !cfg_raw(c, "dram." k1) ? "dram." k2 : "dram." k1, \
+        : cfg_origin(c,                                                                            \
+                     cfg_raw(c, "dram." k2) || !cfg_raw(c, "dram." k1) ? "dram." k2 : "dram." k1,  \
                      where, sizeof where))
 #define RULE(cond, k1, k2, ...)                                                                    \
     do {                                                                                           \
@@ -104,27 +109,32 @@ int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws
     } while (0)
     RULE(s->RAS <= s->RC, "RC", "RAS", "dram.RC = %lld is shorter than dram.RAS = %lld",
          (long long)s->RC, (long long)s->RAS);
-    RULE(s->RRD_S <= s->RRD_L, "RRD_L", "RRD_S", "dram.RRD_L = %lld is shorter than dram.RRD_S = %lld",
-         (long long)s->RRD_L, (long long)s->RRD_S);
-    RULE(s->CCD_S <= s->CCD_L, "CCD_L", "CCD_S", "dram.CCD_L = %lld is shorter than dram.CCD_S = %lld",
-         (long long)s->CCD_L, (long long)s->CCD_S);
-    RULE(s->WTR_S <= s->WTR_L, "WTR_L", "WTR_S", "dram.WTR_L = %lld is shorter than dram.WTR_S = %lld",
-         (long long)s->WTR_L, (long long)s->WTR_S);
+    RULE(s->RRD_S <= s->RRD_L, "RRD_L", "RRD_S",
+         "dram.RRD_L = %lld is shorter than dram.RRD_S = %lld", (long long)s->RRD_L,
+         (long long)s->RRD_S);
+    RULE(s->CCD_S <= s->CCD_L, "CCD_L", "CCD_S",
+         "dram.CCD_L = %lld is shorter than dram.CCD_S = %lld", (long long)s->CCD_L,
+         (long long)s->CCD_S);
+    RULE(s->WTR_S <= s->WTR_L, "WTR_L", "WTR_S",
+         "dram.WTR_L = %lld is shorter than dram.WTR_S = %lld", (long long)s->WTR_L,
+         (long long)s->WTR_S);
     RULE(s->CCD_S >= s->nBL, "CCD_S", "nBL",
          "dram.CCD_S = %lld is shorter than a burst (dram.nBL = %lld): data would overlap",
          (long long)s->CCD_S, (long long)s->nBL);
-    RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "REFI", "dram.RFC = %lld is not shorter than dram.REFI",
-         (long long)s->RFC);
-    RULE(s->FAW == 0 || s->FAW >= s->RRD_S, "FAW", "RRD_S", "dram.FAW = %lld is shorter than dram.RRD_S",
-         (long long)s->FAW);
+    RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "REFI",
+         "dram.RFC = %lld is not shorter than dram.REFI", (long long)s->RFC);
+    RULE(s->FAW == 0 || s->FAW >= s->RRD_S, "FAW", "RRD_S",
+         "dram.FAW = %lld is shorter than dram.RRD_S", (long long)s->FAW);
     RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2, "pseudo_channels", "standard",
          "pseudo-channels exist only for HBM2 (dram.standard)");
     RULE(is_pow2(s->ranks), "ranks", "ranks", "dram.ranks = %lld is not a power of two",
          (long long)s->ranks);
-    RULE(is_pow2(s->bankgroups), "bankgroups", "bankgroups", "dram.bankgroups is not a power of two");
+    RULE(is_pow2(s->bankgroups), "bankgroups", "bankgroups",
+         "dram.bankgroups is not a power of two");
     RULE(is_pow2(s->banks_per_group), "banks_per_group", "banks_per_group",
          "dram.banks_per_group is not a power of two");
-    RULE(is_pow2(s->rows), "rows", "rows", "dram.rows = %lld is not a power of two", (long long)s->rows);
+    RULE(is_pow2(s->rows), "rows", "rows", "dram.rows = %lld is not a power of two",
+         (long long)s->rows);
     RULE(is_pow2(s->columns), "columns", "columns", "dram.columns = %lld is not a power of two",
          (long long)s->columns);
     RULE(is_pow2(dram_access_bytes(s)), "bus_bits", "burst_length",

@@ -35,8 +35,12 @@ extern const char *const dram_cmd_names[DRAM_NCMD];
 static inline bool dram_cmd_is_col(enum dram_cmd c) {
     return c == DRAM_RD || c == DRAM_WR || c == DRAM_RDA || c == DRAM_WRA;
 }
-static inline bool dram_cmd_is_read(enum dram_cmd c) { return c == DRAM_RD || c == DRAM_RDA; }
-static inline bool dram_cmd_is_write(enum dram_cmd c) { return c == DRAM_WR || c == DRAM_WRA; }
+static inline bool dram_cmd_is_read(enum dram_cmd c) {
+    return c == DRAM_RD || c == DRAM_RDA;
+}
+static inline bool dram_cmd_is_write(enum dram_cmd c) {
+    return c == DRAM_WR || c == DRAM_WRA;
+}
 
 /* A decoded DRAM location. `rank` counts ranks within a pseudo-channel; `pc` is the HBM
  * pseudo-channel (0 elsewhere). `col` counts bursts (column accesses) within the row. */
@@ -82,7 +86,8 @@ extern const unsigned dram_npresets;
 const struct dram_spec *dram_preset_find(const char *name);
 
 /* Reads dram.preset, fills *s from it, applies every [dram] setting and checks the cross-key
- * rules (e.g. tRAS <= tRC, power-of-two geometry). Errors name the offending setting's file:line. */
+ * rules (e.g. tRAS <= tRC, power-of-two geometry). Errors name the offending setting's file:line.
+ */
 int dram_spec_configure(struct dram_spec *s, struct cfg *c, struct ws_err *e);
 /* Checks the rules that span several keys; `c` (may be NULL) gives origins for messages. */
 int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws_err *e);

@@ -7,8 +7,8 @@
 
 #include "base/rng.h"
 
-static const char *const pattern_names[] = {"stream", "random", "strided", "row-conflict", "mixed",
-                                            NULL};
+static const char *const pattern_names[] = {"stream",       "random", "strided",
+                                            "row-conflict", "mixed",  NULL};
 
 #define OFF(f) offsetof(struct synth_cfg, f)
 const struct cfg_key synth_keys[] = {
@@ -31,7 +31,8 @@ const struct cfg_key synth_keys[] = {
 };
 const unsigned synth_nkeys = CFG_COUNT(synth_keys);
 
-#define SD(f, doc) {#f, STAT_COUNTER, offsetof(struct synth_stats, f), "", doc}
+#define SD(f, doc)                                                                                 \
+    { #f, STAT_COUNTER, offsetof(struct synth_stats, f), "", doc }
 const struct stat_desc synth_stat_desc[] = {
     SD(requests, "requests offered to the memory system"),
     SD(reads, "read requests offered"),
@@ -53,7 +54,7 @@ struct synth {
     struct pend {
         uint64_t addr, tag;
         bool is_write;
-    } *ring;
+    } * ring;
     uint32_t *rhead, *rlen, nch, win;
     uint64_t backlog;
     bool have; /* a generated request is held because its channel's backlog is full */
@@ -105,14 +106,19 @@ void synth_destroy(struct synth *s) {
     free(s);
 }
 
-const struct synth_stats *synth_stats(const struct synth *s) { return &s->st; }
+const struct synth_stats *synth_stats(const struct synth *s) {
+    return &s->st;
+}
 
 static uint64_t next_addr(struct synth *s) {
     uint64_t i = s->i;
     switch (s->cfg.pattern) {
-    case SYN_STREAM: return (i % s->nbursts) * s->burst;
-    case SYN_RANDOM: return ws_rng_below(&s->rng, s->nbursts) * s->burst;
-    case SYN_STRIDED: return (i * (uint64_t)s->cfg.stride) % (s->nbursts * s->burst);
+    case SYN_STREAM:
+        return (i % s->nbursts) * s->burst;
+    case SYN_RANDOM:
+        return ws_rng_below(&s->rng, s->nbursts) * s->burst;
+    case SYN_STRIDED:
+        return (i * (uint64_t)s->cfg.stride) % (s->nbursts * s->burst);
     case SYN_ROWCONFLICT: {
         /* channels round-robin; in each, bank 0 of rank 0 with alternating rows */
         struct dram_addr a = {0};

@@ -24,8 +24,7 @@ const struct cfg_key mc_cfg_keys[] = {
     {"mc.policy", CFG_STRING, OFF(policy), "frfcfs", 0, 0, NULL, "",
      "scheduler (warpsim list policies)"},
     {"mc.rq_size", CFG_INT, OFF(rq_size), "64", 1, 4096, NULL, "requests", "read queue entries"},
-    {"mc.wq_size", CFG_INT, OFF(wq_size), "64", 1, 4096, NULL, "requests",
-     "write queue entries"},
+    {"mc.wq_size", CFG_INT, OFF(wq_size), "64", 1, 4096, NULL, "requests", "write queue entries"},
     {"mc.wq_hi", CFG_INT, OFF(wq_hi), "48", 1, 4096, NULL, "requests",
      "write drain starts when the write queue holds this many"},
     {"mc.wq_lo", CFG_INT, OFF(wq_lo), "16", 0, 4096, NULL, "requests",
@@ -73,7 +72,8 @@ int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e) {
     return 0;
 }
 
-#define SD(f, kind, unit, doc) {#f, kind, offsetof(struct mc_stats, f), unit, doc}
+#define SD(f, kind, unit, doc)                                                                     \
+    { #f, kind, offsetof(struct mc_stats, f), unit, doc }
 const struct stat_desc mc_stat_desc[] = {
     SD(reads, STAT_COUNTER, "req", "read requests served by a DRAM column command"),
     SD(writes, STAT_COUNTER, "req", "write requests written to DRAM by a column command"),
@@ -97,7 +97,8 @@ const struct stat_desc mc_stat_desc[] = {
     SD(n_pdx, STAT_COUNTER, "cmd", "power-down exits"),
     SD(drains, STAT_COUNTER, "episodes", "write-drain episodes (watermark or no pending reads)"),
     SD(cycles, STAT_COUNTER, "tCK", "DRAM cycles simulated"),
-    SD(data_busy, STAT_COUNTER, "tCK", "cycles the data bus carried bursts (sum over pseudo-channels)"),
+    SD(data_busy, STAT_COUNTER, "tCK",
+       "cycles the data bus carried bursts (sum over pseudo-channels)"),
     SD(rq_occ_sum, STAT_COUNTER, "req*tCK", "read-queue length summed over cycles"),
     SD(wq_occ_sum, STAT_COUNTER, "req*tCK", "write-queue length summed over cycles"),
     SD(pd_cycles, STAT_COUNTER, "tCK", "rank-unit cycles spent in power-down"),
@@ -141,9 +142,9 @@ struct mc {
     uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
 
     uint32_t nunits;
-    uint32_t *unit_q;      /* queued requests per rank unit */
-    uint64_t *unit_last;   /* last cycle a unit had work or a command */
-    uint64_t *ref_due;     /* next refresh deadline per unit (DRAM_NEVER when off) */
+    uint32_t *unit_q;    /* queued requests per rank unit */
+    uint64_t *unit_last; /* last cycle a unit had work or a command */
+    uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
     bool *ref_pending;
     uint32_t nref_pending;
 
@@ -167,23 +168,39 @@ struct mc {
 };
 
 /* ---- view ---- */
-uint64_t mcv_now(const struct mc_view *v) { return v->m->now; }
-const struct dram_spec *mcv_spec(const struct mc_view *v) { return v->m->s; }
-bool mcv_draining(const struct mc_view *v) { return v->m->draining; }
-uint32_t mcv_qlen(const struct mc_view *v, enum mc_q q) { return v->m->len[q]; }
-struct mc_req *mcv_head(const struct mc_view *v, enum mc_q q) { return v->m->head[q]; }
+uint64_t mcv_now(const struct mc_view *v) {
+    return v->m->now;
+}
+const struct dram_spec *mcv_spec(const struct mc_view *v) {
+    return v->m->s;
+}
+bool mcv_draining(const struct mc_view *v) {
+    return v->m->draining;
+}
+uint32_t mcv_qlen(const struct mc_view *v, enum mc_q q) {
+    return v->m->len[q];
+}
+struct mc_req *mcv_head(const struct mc_view *v, enum mc_q q) {
+    return v->m->head[q];
+}
 struct mc_req *mcv_bank_head(const struct mc_view *v, enum mc_q q, uint32_t bank) {
     return v->m->bhead[q][bank];
 }
-const uint64_t *mcv_bank_mask(const struct mc_view *v, enum mc_q q) { return v->m->bmask[q]; }
-uint32_t mcv_nbanks(const struct mc_view *v) { return v->m->nbanks; }
+const uint64_t *mcv_bank_mask(const struct mc_view *v, enum mc_q q) {
+    return v->m->bmask[q];
+}
+uint32_t mcv_nbanks(const struct mc_view *v) {
+    return v->m->nbanks;
+}
 int32_t mcv_open_row(const struct mc_view *v, uint32_t bank) {
     return v->m->dram.bank[bank].open_row;
 }
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
     return v->m->dram.bank[bank].last_col_at;
 }
-uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q) { return v->m->hits_total[q]; }
+uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q) {
+    return v->m->hits_total[q];
+}
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank) {
     return v->m->hitq[q][bank];
 }
@@ -203,11 +220,15 @@ enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r) {
 
 static unsigned rdy_slot(enum dram_cmd c) {
     switch (c) {
-    case DRAM_ACT: return 0;
-    case DRAM_PRE: return 1;
+    case DRAM_ACT:
+        return 0;
+    case DRAM_PRE:
+        return 1;
     case DRAM_RD:
-    case DRAM_RDA: return 2;
-    default: return 3;
+    case DRAM_RDA:
+        return 2;
+    default:
+        return 3;
     }
 }
 
@@ -287,8 +308,9 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
     m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
-    if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] || !m->hits_served || !m->rdy ||
-        !m->unit_q || !m->unit_last || !m->ref_due || !m->ref_pending || !m->unit_epoch) {
+    if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
+        !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
+        !m->ref_pending || !m->unit_epoch) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -372,12 +394,22 @@ bool mc_can_accept(const struct mc *m, bool is_write) {
                     : m->len[MC_READQ] < (uint32_t)m->cfg.rq_size;
 }
 
-uint32_t mc_queue_len(const struct mc *m, enum mc_q q) { return m->len[q]; }
-const struct mc_stats *mc_stats(const struct mc *m) { return &m->st; }
-const struct dram_chan *mc_dram(const struct mc *m) { return &m->dram; }
-const char *mc_policy_name(const struct mc *m) { return m->pol->name; }
+uint32_t mc_queue_len(const struct mc *m, enum mc_q q) {
+    return m->len[q];
+}
+const struct mc_stats *mc_stats(const struct mc *m) {
+    return &m->st;
+}
+const struct dram_chan *mc_dram(const struct mc *m) {
+    return &m->dram;
+}
+const char *mc_policy_name(const struct mc *m) {
+    return m->pol->name;
+}
 
-bool mc_idle(const struct mc *m) { return m->len[0] == 0 && m->len[1] == 0; }
+bool mc_idle(const struct mc *m) {
+    return m->len[0] == 0 && m->len[1] == 0;
+}
 
 static void account(struct mc *m, uint64_t now) {
     if (now <= m->occ_t) return;
@@ -469,15 +501,19 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     x->is_write = r->is_write;
     /* queue list */
     x->qprev = m->tail[q];
-    if (m->tail[q]) m->tail[q]->qnext = x;
-    else m->head[q] = x;
+    if (m->tail[q])
+        m->tail[q]->qnext = x;
+    else
+        m->head[q] = x;
     m->tail[q] = x;
     m->len[q]++;
     /* bank list */
     uint32_t b = x->bank;
     x->bprev = m->btail[q][b];
-    if (m->btail[q][b]) m->btail[q][b]->bnext = x;
-    else m->bhead[q][b] = x;
+    if (m->btail[q][b])
+        m->btail[q][b]->bnext = x;
+    else
+        m->bhead[q][b] = x;
     m->btail[q][b] = x;
     m->bmask[q][b >> 6] |= 1ULL << (b & 63);
     if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++, m->hits_total[q]++;
@@ -490,16 +526,24 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
 
 static void unlink_req(struct mc *m, struct mc_req *x) {
     enum mc_q q = x->is_write ? MC_WRITEQ : MC_READQ;
-    if (x->qprev) x->qprev->qnext = x->qnext;
-    else m->head[q] = x->qnext;
-    if (x->qnext) x->qnext->qprev = x->qprev;
-    else m->tail[q] = x->qprev;
+    if (x->qprev)
+        x->qprev->qnext = x->qnext;
+    else
+        m->head[q] = x->qnext;
+    if (x->qnext)
+        x->qnext->qprev = x->qprev;
+    else
+        m->tail[q] = x->qprev;
     m->len[q]--;
     uint32_t b = x->bank;
-    if (x->bprev) x->bprev->bnext = x->bnext;
-    else m->bhead[q][b] = x->bnext;
-    if (x->bnext) x->bnext->bprev = x->bprev;
-    else m->btail[q][b] = x->bprev;
+    if (x->bprev)
+        x->bprev->bnext = x->bnext;
+    else
+        m->bhead[q][b] = x->bnext;
+    if (x->bnext)
+        x->bnext->bprev = x->bprev;
+    else
+        m->btail[q][b] = x->bprev;
     if (!m->bhead[q][b]) m->bmask[q][b >> 6] &= ~(1ULL << (b & 63));
     if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--, m->hits_total[q]--;
     m->unit_q[x->unit]--;
@@ -528,7 +572,8 @@ static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *
     if (cmd == DRAM_ACT) {
         for (int q = 0; q < 2; q++) {
             uint32_t n = 0;
-            for (const struct mc_req *r = m->bhead[q][bank]; r; r = r->bnext) n += r->da.row == a->row;
+            for (const struct mc_req *r = m->bhead[q][bank]; r; r = r->bnext)
+                n += r->da.row == a->row;
             m->hits_total[q] += n - m->hitq[q][bank];
             m->hitq[q][bank] = n;
         }
@@ -572,22 +617,44 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     track_hits(m, cmd, a, bank);
     m->unit_last[dram_unit_of(&m->dram, a)] = now;
     switch (cmd) {
-    case DRAM_ACT: m->st.n_act++, m->hits_served[bank] = 0; break;
-    case DRAM_PRE: m->st.n_pre++; break;
-    case DRAM_PREA: m->st.n_prea++; break;
-    case DRAM_RD: m->st.n_rd++; break;
-    case DRAM_WR: m->st.n_wr++; break;
-    case DRAM_RDA: m->st.n_rda++; break;
-    case DRAM_WRA: m->st.n_wra++; break;
-    case DRAM_REF: m->st.n_ref++; break;
+    case DRAM_ACT:
+        m->st.n_act++, m->hits_served[bank] = 0;
+        break;
+    case DRAM_PRE:
+        m->st.n_pre++;
+        break;
+    case DRAM_PREA:
+        m->st.n_prea++;
+        break;
+    case DRAM_RD:
+        m->st.n_rd++;
+        break;
+    case DRAM_WR:
+        m->st.n_wr++;
+        break;
+    case DRAM_RDA:
+        m->st.n_rda++;
+        break;
+    case DRAM_WRA:
+        m->st.n_wra++;
+        break;
+    case DRAM_REF:
+        m->st.n_ref++;
+        break;
     case DRAM_PDEF:
-    case DRAM_PDES: m->st.n_pde++; break;
-    case DRAM_PDX: m->st.n_pdx++; break;
-    case DRAM_NCMD: break;
+    case DRAM_PDES:
+        m->st.n_pde++;
+        break;
+    case DRAM_PDX:
+        m->st.n_pdx++;
+        break;
+    case DRAM_NCMD:
+        break;
     }
     if (m->nobs) {
         struct dram_cmd_rec rec = {now, cmd, m->ch, a->pc, a->rank, a->bg, a->bank, a->row, a->col};
-        if (cmd == DRAM_PRE || cmd == DRAM_PREA) rec.row = open_before < 0 ? 0 : (uint32_t)open_before;
+        if (cmd == DRAM_PRE || cmd == DRAM_PREA)
+            rec.row = open_before < 0 ? 0 : (uint32_t)open_before;
         for (unsigned i = 0; i < m->nobs; i++)
             if (m->obs[i](m->obs_ctx[i], &rec, e) != 0) return -1;
     }
@@ -634,8 +701,8 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
     uint64_t now = m->now;
     for (uint32_t u = 0; u < m->nunits; u++) {
         struct dram_rank *r = &m->dram.rank[u];
-        struct dram_addr a = {.ch = m->ch, .pc = u / (uint32_t)m->s->ranks,
-                              .rank = u % (uint32_t)m->s->ranks};
+        struct dram_addr a = {
+            .ch = m->ch, .pc = u / (uint32_t)m->s->ranks, .rank = u % (uint32_t)m->s->ranks};
         if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
             m->nref_pending++;
@@ -681,8 +748,10 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
 static void update_drain(struct mc *m) {
     uint32_t wq = m->len[MC_WRITEQ], rq = m->len[MC_READQ];
     bool was = m->draining;
-    if (!m->wm_drain && wq >= (uint32_t)m->cfg.wq_hi) m->wm_drain = true;
-    else if (m->wm_drain && wq <= (uint32_t)m->cfg.wq_lo) m->wm_drain = false;
+    if (!m->wm_drain && wq >= (uint32_t)m->cfg.wq_hi)
+        m->wm_drain = true;
+    else if (m->wm_drain && wq <= (uint32_t)m->cfg.wq_lo)
+        m->wm_drain = false;
     m->draining = m->wm_drain || (m->cfg.drain_when_no_reads && rq == 0 && wq > 0);
     if (m->draining && !was) m->st.drains++;
 }
@@ -726,7 +795,9 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     return 0;
 }
 
-uint64_t mc_next_event(const struct mc *m) { return m->wake; }
+uint64_t mc_next_event(const struct mc *m) {
+    return m->wake;
+}
 
 void mc_finish(struct mc *m, uint64_t end) {
     account(m, end);

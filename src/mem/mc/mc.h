@@ -31,9 +31,9 @@ struct mc_cfg {
     bool forward_raw;
     int64_t fwd_latency; /* DRAM cycles for a read served from the write queue */
     bool refresh;
-    int pd_mode;        /* enum mc_pd_mode */
-    int64_t pd_idle;    /* idle cycles of a rank before it powers down */
-    bool check;         /* run the protocol checker on every command */
+    int pd_mode;     /* enum mc_pd_mode */
+    int64_t pd_idle; /* idle cycles of a rank before it powers down */
+    bool check;      /* run the protocol checker on every command */
 };
 extern const struct cfg_key mc_cfg_keys[];
 extern const unsigned mc_cfg_nkeys;
@@ -43,10 +43,10 @@ int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e);
 struct mc_req {
     struct mem_req r;
     struct dram_addr da;
-    uint32_t bank;    /* flat bank index within the channel */
-    uint32_t unit;    /* rank unit (pc * ranks + rank) */
-    uint64_t seq;     /* arrival order, unique per controller */
-    uint64_t arrive;  /* cycle it entered the queue */
+    uint32_t bank;     /* flat bank index within the channel */
+    uint32_t unit;     /* rank unit (pc * ranks + rank) */
+    uint64_t seq;      /* arrival order, unique per controller */
+    uint64_t arrive;   /* cycle it entered the queue */
     uint8_t first_cmd; /* enum dram_cmd of its first command; DRAM_NCMD before that */
     bool is_write;
     struct mc_req *qprev, *qnext; /* queue in arrival order */
@@ -55,19 +55,19 @@ struct mc_req {
 };
 
 struct mc_stats {
-    uint64_t reads, writes;               /* requests served by a column command */
+    uint64_t reads, writes; /* requests served by a column command */
     uint64_t reads_forwarded, writes_merged;
     uint64_t rd_hit, rd_miss, rd_conflict; /* first command: column / ACT / PRE */
     uint64_t wr_hit, wr_miss, wr_conflict;
     uint64_t n_act, n_pre, n_prea, n_rd, n_wr, n_rda, n_wra, n_ref, n_pde, n_pdx;
-    uint64_t drains;          /* write-drain episodes started */
-    uint64_t cycles;          /* cycles simulated (last tick + 1) */
-    uint64_t data_busy;       /* cycles the data bus carried bursts */
+    uint64_t drains;                 /* write-drain episodes started */
+    uint64_t cycles;                 /* cycles simulated (last tick + 1) */
+    uint64_t data_busy;              /* cycles the data bus carried bursts */
     uint64_t rq_occ_sum, wq_occ_sum; /* queue length integrated over cycles */
-    uint64_t pd_cycles;       /* rank-unit cycles spent powered down */
-    struct ws_hist rd_lat;    /* arrival -> last data beat, reads */
-    struct ws_hist rd_qlat;   /* arrival -> column command, reads */
-    struct ws_hist wr_lat;    /* arrival -> last data beat, writes */
+    uint64_t pd_cycles;              /* rank-unit cycles spent powered down */
+    struct ws_hist rd_lat;           /* arrival -> last data beat, reads */
+    struct ws_hist rd_qlat;          /* arrival -> column command, reads */
+    struct ws_hist wr_lat;           /* arrival -> last data beat, writes */
 };
 extern const struct stat_desc mc_stat_desc[];
 extern const unsigned mc_stat_ndesc;

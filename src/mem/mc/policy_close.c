@@ -13,7 +13,9 @@ static void *close_create(const struct mc_policy_env *env, struct cfg *c, struct
     return p;
 }
 
-static void close_destroy(void *st) { free(st); }
+static void close_destroy(void *st) {
+    free(st);
+}
 
 static bool row_wanted(const struct mc_view *v, uint32_t bank, int32_t row) {
     for (int q = 0; q < 2; q++)

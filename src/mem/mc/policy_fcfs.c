@@ -16,7 +16,9 @@ static void *fcfs_create(const struct mc_policy_env *env, struct cfg *c, struct 
     return p;
 }
 
-static void fcfs_destroy(void *st) { free(st); }
+static void fcfs_destroy(void *st) {
+    free(st);
+}
 
 static bool fcfs_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;

@@ -11,7 +11,9 @@ static void *frfcfs_create(const struct mc_policy_env *env, struct cfg *c, struc
     return p;
 }
 
-static void frfcfs_destroy(void *st) { free(st); }
+static void frfcfs_destroy(void *st) {
+    free(st);
+}
 
 static bool frfcfs_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;

@@ -29,7 +29,9 @@ static void *cap_create(const struct mc_policy_env *env, struct cfg *c, struct w
     return p;
 }
 
-static void cap_destroy(void *st) { free(st); }
+static void cap_destroy(void *st) {
+    free(st);
+}
 
 static bool cap_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     const struct frfcfs_cap *p = st;

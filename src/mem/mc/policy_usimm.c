@@ -14,18 +14,30 @@ struct usimm_ctx {
     bool issued;
 };
 
-struct mc_req *usimm_read_queue_head(struct usimm_ctx *u) { return mcv_head(u->v, MC_READQ); }
-struct mc_req *usimm_write_queue_head(struct usimm_ctx *u) { return mcv_head(u->v, MC_WRITEQ); }
-int usimm_read_queue_length(struct usimm_ctx *u) { return (int)mcv_qlen(u->v, MC_READQ); }
-int usimm_write_queue_length(struct usimm_ctx *u) { return (int)mcv_qlen(u->v, MC_WRITEQ); }
+struct mc_req *usimm_read_queue_head(struct usimm_ctx *u) {
+    return mcv_head(u->v, MC_READQ);
+}
+struct mc_req *usimm_write_queue_head(struct usimm_ctx *u) {
+    return mcv_head(u->v, MC_WRITEQ);
+}
+int usimm_read_queue_length(struct usimm_ctx *u) {
+    return (int)mcv_qlen(u->v, MC_READQ);
+}
+int usimm_write_queue_length(struct usimm_ctx *u) {
+    return (int)mcv_qlen(u->v, MC_WRITEQ);
+}
 enum dram_cmd usimm_next_command(struct usimm_ctx *u, const struct mc_req *r) {
     return mcv_next_cmd(u->v, r);
 }
 int usimm_command_issuable(struct usimm_ctx *u, const struct mc_req *r) {
     return !u->issued && mcv_issuable(u->v, r);
 }
-int usimm_command_issued_current_cycle(struct usimm_ctx *u) { return u->issued; }
-uint64_t usimm_cycle(struct usimm_ctx *u) { return mcv_now(u->v); }
+int usimm_command_issued_current_cycle(struct usimm_ctx *u) {
+    return u->issued;
+}
+uint64_t usimm_cycle(struct usimm_ctx *u) {
+    return mcv_now(u->v);
+}
 
 int usimm_issue_request_command(struct usimm_ctx *u, struct mc_req *r) {
     if (!usimm_command_issuable(u, r)) return 0;
@@ -104,7 +116,9 @@ static void *usimm_create(const struct mc_policy_env *env, struct cfg *c, struct
     return p;
 }
 
-static void usimm_destroy(void *st) { free(st); }
+static void usimm_destroy(void *st) {
+    free(st);
+}
 
 static bool usimm_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     struct usimm_policy *p = st;
