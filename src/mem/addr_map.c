@@ -142,8 +142,10 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         }
         unsigned offset_seen = 0;
         for (unsigned i = 0; i < n; i++) {
-            unsigned bit = n - 1 - i; /* bits[0] is the most significant letter */
-            char ch = bits[i];
+            /* bits[0] is the most significant letter: walk from the least significant one so
+             * each field's bits are numbered from its low end */
+            unsigned bit = i;
+            char ch = bits[n - 1 - i];
             if (ch == '0') continue;
             if (toupper((unsigned char)ch) == 'S') {
                 offset_seen++;

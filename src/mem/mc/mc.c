@@ -670,9 +670,9 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     }
     if (!dram_cmd_is_col(cmd)) return 0;
     /* column command: the request is served */
-    m->hits_served[bank]++;
     x->r.ts[MEM_TS_COL] = now;
     bool hit = dram_cmd_is_col((enum dram_cmd)x->first_cmd);
+    if (hit) m->hits_served[bank]++; /* the request that opened the row is not a hit */
     bool conflict = x->first_cmd == DRAM_PRE;
     if (x->is_write) {
         uint64_t done = dram_write_done(m->s, now);

@@ -71,7 +71,8 @@ uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank);
 uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q);
 /* Requests of queue q in this bank that hit its open row (0 when the bank is closed). */
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank);
-/* Column commands served since the bank's current row was opened. */
+/* Row hits served since the bank's current row was opened (the request whose ACT opened it does
+ * not count). */
 uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank);
 /* Next command the request needs given the bank state: ACT, PRE, RD or WR. */
 enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r);
