@@ -82,6 +82,23 @@ static inline struct dram_bank *dram_bank_of(struct dram_chan *c, const struct d
  * to a powered-down rank...). Pure: changes nothing. */
 uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                        uint64_t now);
+/* The part of dram_ready_at() shared by every bank of bank group `bg` in rank unit `unit`
+ * (bank-group, rank and data-bus fences, ACT windows, power-down), without the command bus and
+ * without state legality: max(this, dram_bank_fence(), dram_cmd_bus_ready()) equals
+ * dram_ready_at() for a command the bank's state allows. Lets a controller share the work. */
+uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit, uint32_t bg);
+static inline uint64_t dram_bank_fence(const struct dram_bank *b, enum dram_cmd cmd) {
+    switch (cmd) {
+    case DRAM_ACT: return b->next_act;
+    case DRAM_PRE: return b->next_pre;
+    case DRAM_RD:
+    case DRAM_RDA: return b->next_rd;
+    case DRAM_WR:
+    case DRAM_WRA: return b->next_wr;
+    default: return 0;
+    }
+}
+
 /* Earliest cycle the command bus has a slot for `cmd` (row and column buses with HBM). */
 static inline uint64_t dram_cmd_bus_ready(const struct dram_chan *c, enum dram_cmd cmd) {
     if (!c->s->dual_cmd_bus) return c->next_cmd;

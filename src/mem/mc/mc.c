@@ -232,23 +232,30 @@ static unsigned rdy_slot(enum dram_cmd c) {
     }
 }
 
-/* Readiness is cached per bank and command until the next issue (the only event that moves a
- * timing fence), and clamped to `now` on use. Every ready time a policy looks at that lies in
+/* Readiness = max(bank fence, bank-group/rank/bus part, command bus). The shared part is cached
+ * per bank group and command until a command moves that rank unit's fences (the only events that
+ * can), and the result is clamped to `now` on use. Every ready time a policy looks at that lies in
  * the future feeds min_seen: when the policy issues nothing, the controller sleeps until then,
  * because nothing the policy considered can change before. */
 uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
-    struct bank_rdy *b = &m->rdy[r->bank];
-    if (b->epoch != m->unit_epoch[r->unit]) {
-        b->epoch = m->unit_epoch[r->unit];
-        b->at[0] = b->at[1] = b->at[2] = b->at[3] = 0; /* 0 = not computed */
+    struct bank_rdy *g = &m->rdy[r->unit * (uint32_t)m->s->bankgroups + r->da.bg];
+    if (g->epoch != m->unit_epoch[r->unit]) {
+        g->epoch = m->unit_epoch[r->unit];
+        g->at[0] = g->at[1] = g->at[2] = g->at[3] = 0; /* 0 = not computed */
     }
     unsigned k = rdy_slot(c);
-    if (!b->at[k]) b->at[k] = dram_ready_at(&m->dram, c, &r->da, 0) + 1;
-    uint64_t t = b->at[k] - 1, bus = dram_cmd_bus_ready(&m->dram, c);
+    if (!g->at[k]) g->at[k] = dram_group_ready(&m->dram, c, r->unit, r->da.bg) + 1;
+    uint64_t t = g->at[k] - 1, bank = dram_bank_fence(&m->dram.bank[r->bank], c),
+             bus = dram_cmd_bus_ready(&m->dram, c);
+    if (bank > t) t = bank;
     if (bus > t) t = bus;
+#ifndef NDEBUG
+    WS_ASSERT(t == dram_ready_at(&m->dram, c, &r->da, 0), "mc ch%u: cached readiness of %s wrong",
+              m->ch, dram_cmd_names[c]);
+#endif
     if (t <= m->now) return m->now;
     if (t < m->min_seen) m->min_seen = t;
     return t;
@@ -302,7 +309,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         m->hitq[q] = calloc(m->nbanks, sizeof(uint32_t));
     }
     m->hits_served = calloc(m->nbanks, sizeof *m->hits_served);
-    m->rdy = calloc(m->nbanks, sizeof *m->rdy);
+    m->rdy = calloc((size_t)m->nunits * (size_t)spec->bankgroups, sizeof *m->rdy);
     m->unit_q = calloc(m->nunits, sizeof *m->unit_q);
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
