@@ -127,20 +127,26 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
     return DRAM_NEVER;
 }
 
-uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit, uint32_t bg) {
+uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit,
+                          uint32_t bg) {
     const struct dram_rank *r = &c->rank[unit];
     if (r->pd) return DRAM_NEVER;
     const struct dram_bg *g = &c->bg[unit * (uint32_t)c->s->bankgroups + bg];
     const struct dram_bus *bus = &c->bus[unit / (uint32_t)c->s->ranks];
     uint64_t t = r->next_any;
     switch (cmd) {
-    case DRAM_ACT: return max2(t, max2(max2(g->next_act, r->next_act), act_window_ready(c, r)));
-    case DRAM_PRE: return t;
+    case DRAM_ACT:
+        return max2(t, max2(max2(g->next_act, r->next_act), act_window_ready(c, r)));
+    case DRAM_PRE:
+        return t;
     case DRAM_RD:
-    case DRAM_RDA: return max2(t, max2(max2(g->next_rd, r->next_rd), bus->next_rd));
+    case DRAM_RDA:
+        return max2(t, max2(max2(g->next_rd, r->next_rd), bus->next_rd));
     case DRAM_WR:
-    case DRAM_WRA: return max2(t, max2(max2(g->next_wr, r->next_wr), bus->next_wr));
-    default: return DRAM_NEVER;
+    case DRAM_WRA:
+        return max2(t, max2(max2(g->next_wr, r->next_wr), bus->next_wr));
+    default:
+        return DRAM_NEVER;
     }
 }
 

@@ -89,13 +89,18 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
 uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit, uint32_t bg);
 static inline uint64_t dram_bank_fence(const struct dram_bank *b, enum dram_cmd cmd) {
     switch (cmd) {
-    case DRAM_ACT: return b->next_act;
-    case DRAM_PRE: return b->next_pre;
+    case DRAM_ACT:
+        return b->next_act;
+    case DRAM_PRE:
+        return b->next_pre;
     case DRAM_RD:
-    case DRAM_RDA: return b->next_rd;
+    case DRAM_RDA:
+        return b->next_rd;
     case DRAM_WR:
-    case DRAM_WRA: return b->next_wr;
-    default: return 0;
+    case DRAM_WRA:
+        return b->next_wr;
+    default:
+        return 0;
     }
 }
 

@@ -136,7 +136,6 @@ struct mc {
     uint64_t *bmask[2];
     uint32_t *hits_served; /* per bank, since its row opened */
     uint32_t *hitq[2];     /* per queue and bank: queued requests to the open row */
-    uint32_t hits_total[2];
     struct bank_rdy *rdy;
     uint64_t epoch;
     uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
@@ -523,7 +522,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
         m->bhead[q][b] = x;
     m->btail[q][b] = x;
     m->bmask[q][b >> 6] |= 1ULL << (b & 63);
-    if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++, m->hits_total[q]++;
+    if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++;
     m->unit_q[x->unit]++;
     m->unit_last[x->unit] = now;
     if (x->is_write) wset_put(m, x);
@@ -552,7 +551,7 @@ static void unlink_req(struct mc *m, struct mc_req *x) {
     else
         m->btail[q][b] = x->bprev;
     if (!m->bhead[q][b]) m->bmask[q][b >> 6] &= ~(1ULL << (b & 63));
-    if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--, m->hits_total[q]--;
+    if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--;
     m->unit_q[x->unit]--;
     if (x->is_write) wset_del(m, x);
     x->qnext = m->free_list;
@@ -569,10 +568,7 @@ static bool other_hit_pending(const struct mc *m, const struct mc_req *x) {
 /* Keeps hitq (queued requests to each bank's open row) exact: recounted when a row opens,
  * cleared when it closes, adjusted on enqueue and dequeue. */
 static void clear_hits(struct mc *m, uint32_t bank) {
-    for (int q = 0; q < 2; q++) {
-        m->hits_total[q] -= m->hitq[q][bank];
-        m->hitq[q][bank] = 0;
-    }
+    m->hitq[0][bank] = m->hitq[1][bank] = 0;
 }
 
 static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *a, uint32_t bank) {
@@ -581,7 +577,6 @@ static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *
             uint32_t n = 0;
             for (const struct mc_req *r = m->bhead[q][bank]; r; r = r->bnext)
                 n += r->da.row == a->row;
-            m->hits_total[q] += n - m->hitq[q][bank];
             m->hitq[q][bank] = n;
         }
     } else if (cmd == DRAM_PRE || cmd == DRAM_RDA || cmd == DRAM_WRA) {

@@ -67,8 +67,6 @@ uint32_t mcv_nbanks(const struct mc_view *v);
 int32_t mcv_open_row(const struct mc_view *v, uint32_t bank);
 /* Cycle of the last column command to a bank (for close-page idling). */
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank);
-/* Requests of queue q that hit their bank's open row, all banks. */
-uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q);
 /* Requests of queue q in this bank that hit its open row (0 when the bank is closed). */
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank);
 /* Row hits served since the bank's current row was opened (the request whose ACT opened it does
