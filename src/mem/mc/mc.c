@@ -197,9 +197,6 @@ int32_t mcv_open_row(const struct mc_view *v, uint32_t bank) {
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
     return v->m->dram.bank[bank].last_col_at;
 }
-uint32_t mcv_queue_hits(const struct mc_view *v, enum mc_q q) {
-    return v->m->hits_total[q];
-}
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank) {
     return v->m->hitq[q][bank];
 }
