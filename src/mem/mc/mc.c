@@ -145,7 +145,6 @@ struct mc {
     uint64_t *unit_last; /* last cycle a unit had work or a command */
     uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
     bool *ref_pending;
-    uint32_t nref_pending;
 
     bool draining, wm_drain;
     uint64_t seq;
@@ -704,7 +703,6 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
             .ch = m->ch, .pc = u / (uint32_t)m->s->ranks, .rank = u % (uint32_t)m->s->ranks};
         if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
-            m->nref_pending++;
             m->unit_epoch[u] = ++m->epoch;
         }
         if (r->pd) {
@@ -720,7 +718,6 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
             if (dram_ready_at(&m->dram, c, &a, now) <= now) {
                 if (c == DRAM_REF) {
                     m->ref_pending[u] = false;
-                    m->nref_pending--;
                     m->ref_due[u] += (uint64_t)m->s->REFI;
                 }
                 *ch = (struct mc_choice){NULL, c, a};
