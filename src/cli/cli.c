@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mem/drive/usimm_cfg.h"
 
@@ -34,7 +35,20 @@ int cli_common_opt(struct cli_common *o, int argc, char **argv, int *i, struct w
     return 0;
 }
 
+#ifndef WS_CONFIG_DIR
+#define WS_CONFIG_DIR "configs"
+#endif
+
+/* A bare name ("rtx2060s") that is not a file names a preset shipped in configs/. */
+static const char *resolve_preset(const char *path, char *buf, size_t n) {
+    if (strchr(path, '/') || access(path, R_OK) == 0) return path;
+    snprintf(buf, n, "%s/%s%s", WS_CONFIG_DIR, path, strstr(path, ".ini") ? "" : ".ini");
+    return access(buf, R_OK) == 0 ? buf : path;
+}
+
 int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
+    static char resolved[4096];
+    if (o->config_path) o->config_path = resolve_preset(o->config_path, resolved, sizeof resolved);
     if (o->config_path) {
         int rc;
         if (usimm_cfg_detect(o->config_path)) {

@@ -92,6 +92,19 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         bool seen[AF_NFIELDS] = {false};
         for (unsigned i = ntok; i-- > 0;) {
             int fields[2], nf = 0;
+            /* "col/2": only the next 2 bits of that field, so a field can be split around
+             * another (a GPU's 128 B line inside one channel, channels above it). */
+            unsigned take = 0;
+            char *slash = strchr(tok[i], '/');
+            if (slash) {
+                char *end;
+                long v = strtol(slash + 1, &end, 10);
+                if (*end || v < 1 || v > 40)
+                    return ws_fail(e, "%s: address map '%s': bad bit count in '%s'", where, text,
+                                   tok[i]);
+                take = (unsigned)v;
+                *slash = 0;
+            }
             if (strcasecmp(tok[i], "bank") == 0) {
                 fields[nf++] = AF_BANK; /* bank = bank group (high) : bank in group (low) */
                 fields[nf++] = AF_BG;
@@ -107,20 +120,31 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                                    where, text, tok[i]);
                 fields[nf++] = f;
             }
+            if (take && (nf != 1 || fields[0] == AF_CH))
+                return ws_fail(e, "%s: address map '%s': '%s' cannot be split", where, text,
+                               tok[i]);
             for (int k = 0; k < nf; k++) {
                 int f = fields[k];
-                if (seen[f])
+                unsigned left = m->width[f] - used[f];
+                if (seen[f] && !left)
                     return ws_fail(e, "%s: address map '%s' names '%s' twice", where, text,
                                    field_names[f]);
+                if (take > left)
+                    return ws_fail(e, "%s: address map '%s': '%s' has only %u bits left", where,
+                                   text, field_names[f], left);
                 seen[f] = true;
                 if (f == AF_CH && !ch_pow2) {
                     m->nch_mod = (uint32_t)s->channels;
                     m->ch_pos = bit;
                 }
-                for (unsigned b = 0; b < m->width[f]; b++)
-                    add_run(m, (unsigned)f, bit++, used[f]++);
+                unsigned nb = take ? take : left;
+                for (unsigned b = 0; b < nb; b++) add_run(m, (unsigned)f, bit++, used[f]++);
             }
         }
+        for (int f = 0; f < AF_NFIELDS; f++)
+            if (seen[f] && used[f] != m->width[f])
+                return ws_fail(e, "%s: address map '%s' leaves %u bits of '%s' unmapped", where,
+                               text, m->width[f] - used[f], field_names[f]);
         for (int f = 0; f < AF_NFIELDS; f++)
             if (!seen[f] && m->width[f])
                 return ws_fail(e, "%s: address map '%s' lacks field '%s' (%u bits needed)", where,

@@ -33,6 +33,14 @@ struct mem_origin {
     uint32_t rob_slot; /* CPU front ends: ROB entry waiting for it */
 };
 
+/* What a GPU request asks of the memory hierarchy (is_write stays the DRAM-level direction). */
+enum mem_kind {
+    MEM_LOAD,      /* read of `sectors` */
+    MEM_STORE,     /* write of `sectors` (data travels with the request) */
+    MEM_ATOMIC,    /* read-modify-write performed at the L2 */
+    MEM_WRITEBACK, /* dirty sectors evicted from a cache */
+};
+
 struct mem_req {
     uint64_t addr;
     bool is_write;
@@ -40,4 +48,10 @@ struct mem_req {
     uint64_t tag;   /* opaque to the memory system; returned to the requester */
     struct mem_origin o;
     uint64_t ts[MEM_TS_N];
+    /* GPU path (unused by the DRAM-only front ends). */
+    uint8_t kind;          /* enum mem_kind */
+    uint8_t sectors;       /* mask of 32 B sectors of the 128 B line at addr */
+    bool offchip;          /* its data came from DRAM (an L2 miss, or merged into one) */
+    uint16_t src, dst;     /* NoC endpoints: SM id, memory sub-partition id */
+    struct mem_req *next;  /* intrusive list link for whoever holds it */
 };

@@ -299,6 +299,40 @@ static void test_six_channels(void **state) {
     expect_roundtrip(&m, cap, 64, 12);
 }
 
+/* "col/2" splits a field so a GPU line stays in one channel with channels interleaved above it:
+ * the GTX480 preset's map puts two column bits (128 B of 64 B bursts) under the 6 channels. */
+static void test_split_field(void **state) {
+    (void)state;
+    struct dram_spec s = preset("gddr5-gtx480");
+    struct addr_map m;
+    build(&m, &s, "row:ba:bg:col:ch:col/2", false, false);
+    assert_int_equal(m.ch_pos, 8);
+    for (uint64_t k = 0; k < 48; k++) {
+        struct dram_addr a, b;
+        addr_map_decode(&m, 256 * k, &a);
+        addr_map_decode(&m, 256 * k + 255, &b);
+        assert_int_equal(a.ch, k % 6); /* 256 B per channel, round robin */
+        assert_int_equal(b.ch, a.ch);
+        assert_int_equal(a.col, 4 * ((k / 6) % 16)); /* low 2 column bits below the channel */
+        assert_int_equal(b.col, a.col + 3);
+        assert_int_equal(a.bg, k / 96);
+    }
+    expect_roundtrip(&m, 6ULL << 28, 64, 13);
+    struct dram_spec g6 = preset("gddr6-rtx2060s");
+    build(&m, &g6, "row:ba:bg:col:ch:col/3", false, false);
+    expect_decode(&m, 255, loc(0, 0, 0, 0, 0, 0, 7));
+    expect_decode(&m, 256, loc(1, 0, 0, 0, 0, 0, 0));
+    expect_decode(&m, 16 * 256, loc(0, 0, 0, 0, 0, 0, 8));
+    expect_error(&s, "row:ba:bg:col:ch:col/7",
+                 "map: address map 'row:ba:bg:col:ch:col/7': 'col' has only 6 bits left");
+    expect_error(&g6, "row:ba:bg:col/2:ch:col/2",
+                 "map: address map 'row:ba:bg:col/2:ch:col/2' leaves 1 bits of 'col' unmapped");
+    expect_error(&s, "row:ba:bg:col:ch/1:col/2",
+                 "map: address map 'row:ba:bg:col:ch/1:col/2': 'ch' cannot be split");
+    expect_error(&s, "row:ba:bg:col:ch:col/x",
+                 "map: address map 'row:ba:bg:col:ch:col/x': bad bit count in 'col/x'");
+}
+
 /* ---- errors ---- */
 
 static void test_errors_field_list(void **state) {
@@ -377,6 +411,7 @@ int main(void) {
         cmocka_unit_test(test_xor_bank),
         cmocka_unit_test(test_xor_channel),
         cmocka_unit_test(test_six_channels),
+        cmocka_unit_test(test_split_field),
         cmocka_unit_test(test_errors_field_list),
         cmocka_unit_test(test_errors_bit_string),
         cmocka_unit_test(test_error_from_config),

@@ -1,0 +1,443 @@
+#include "gpu/subpart.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SD(f, doc)                                                                                 \
+    { #f, STAT_COUNTER, offsetof(struct subpart_stats, f), "", doc }
+const struct stat_desc subpart_stat_desc[] = {
+    SD(reqs, "requests accepted from the request network"),
+    SD(replies, "replies (data, store and atomic acknowledgements) handed to the reply network"),
+    SD(dram_reads, "read bursts sent to the memory controller (fetches of missing sectors)"),
+    SD(dram_writes, "write bursts sent to the memory controller (writebacks, write-through)"),
+    SD(stall_in_full, "deliveries the request network could not make: input queue full"),
+    SD(stall_resfail, "L2 cycles the head request got a reservation failure and was retried"),
+    SD(stall_dram, "L2 cycles a miss waited for room in the memory controller's queue"),
+    SD(stall_out_full, "L2 cycles a finished request waited for room in the output queue"),
+};
+const unsigned subpart_stat_ndesc = sizeof subpart_stat_desc / sizeof subpart_stat_desc[0];
+
+struct ring { /* FIFO of request pointers */
+    struct mem_req **v;
+    uint32_t cap, head, n;
+};
+
+static int ring_init(struct ring *q, uint32_t cap) {
+    q->v = calloc(cap, sizeof *q->v);
+    q->cap = cap;
+    q->head = q->n = 0;
+    return q->v ? 0 : -1;
+}
+static inline bool ring_full(const struct ring *q) {
+    return q->n == q->cap;
+}
+static inline void ring_push(struct ring *q, struct mem_req *r) {
+    q->v[(q->head + q->n++) % q->cap] = r;
+}
+static inline struct mem_req *ring_peek(const struct ring *q) {
+    return q->n ? q->v[q->head] : NULL;
+}
+static inline void ring_pop(struct ring *q) {
+    q->head = (q->head + 1) % q->cap;
+    q->n--;
+}
+
+struct delayed {
+    uint64_t ready;
+    struct mem_req *r;
+};
+struct dring { /* FIFO of requests with ready times, constant latency so ready times ascend */
+    struct delayed *v;
+    uint32_t cap, head, n;
+};
+static int dring_init(struct dring *q, uint32_t cap) {
+    q->v = calloc(cap, sizeof *q->v);
+    q->cap = cap;
+    q->head = q->n = 0;
+    return q->v ? 0 : -1;
+}
+
+struct fetch { /* one miss-queue fetch in flight at the DRAM */
+    uint64_t line;
+    uint8_t sectors;
+    uint8_t remaining; /* bursts not back yet */
+    uint32_t next_free;
+};
+
+struct ret { /* a burst's data, done at DRAM cycle `at` */
+    uint64_t at;
+    uint32_t fetch;
+};
+
+enum { MAX_BURSTS = 16, NO_FETCH = 0xffffffffu };
+
+struct subpart {
+    uint32_t id;
+    struct subpart_cfg cfg;
+    struct cache *l2;
+    struct memsys *ms;
+    uint32_t line_bytes, sector_bytes, burst_bytes;
+    uint64_t hit_lat;
+    struct ring in, out;
+    struct dring hitq, atomq;
+    struct fetch *fetch;
+    uint32_t nfetch, fetch_free, fetch_used;
+    struct ret *ret; /* sorted by `at` from ret_head */
+    uint32_t ret_cap, ret_head, ret_n;
+    /* The miss-queue entry being turned into bursts. */
+    bool cur_active;
+    struct cache_miss cur;
+    uint64_t cur_burst[MAX_BURSTS];
+    uint32_t cur_nburst, cur_next, cur_fetch;
+    /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
+    struct cache_miss *warm_wb;
+    uint32_t nwarm_wb, cap_warm_wb, warm_head;
+    struct subpart_stats st;
+};
+
+struct subpart *subpart_create(uint32_t id, const struct cache_cfg *l2,
+                               const struct subpart_cfg *sc, struct memsys *ms, struct ws_err *e) {
+    struct subpart *s = calloc(1, sizeof *s);
+    if (!s) {
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    char name[32];
+    snprintf(name, sizeof name, "l2.%u", id);
+    s->id = id;
+    s->cfg = *sc;
+    s->ms = ms;
+    s->l2 = cache_create(l2, name, e);
+    if (!s->l2) goto fail;
+    s->line_bytes = (uint32_t)l2->line;
+    s->sector_bytes = (uint32_t)l2->sector;
+    s->burst_bytes = (uint32_t)dram_access_bytes(memsys_spec(ms));
+    s->hit_lat = (uint64_t)l2->hit_lat;
+    uint32_t bursts_per_line =
+        s->line_bytes / (s->burst_bytes < s->sector_bytes ? s->burst_bytes : s->sector_bytes);
+    if (bursts_per_line > MAX_BURSTS) {
+        ws_fail(e, "l2.line = %u: a line spans %u DRAM bursts of %u B (at most %d)", s->line_bytes,
+                bursts_per_line, s->burst_bytes, MAX_BURSTS);
+        goto fail;
+    }
+    s->nfetch = (uint32_t)sc->dram_q;
+    s->ret_cap = s->nfetch * MAX_BURSTS;
+    if (ring_init(&s->in, (uint32_t)sc->in_q) || ring_init(&s->out, (uint32_t)sc->out_q) ||
+        dring_init(&s->hitq, (uint32_t)s->hit_lat + 2) ||
+        dring_init(&s->atomq, (uint32_t)(s->hit_lat + (uint64_t)sc->atomic_lat) + 2) ||
+        !(s->fetch = calloc(s->nfetch, sizeof *s->fetch)) ||
+        !(s->ret = calloc(s->ret_cap, sizeof *s->ret))) {
+        ws_fail(e, "out of memory");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < s->nfetch; i++)
+        s->fetch[i].next_free = i + 1 < s->nfetch ? i + 1 : NO_FETCH;
+    s->fetch_free = 0;
+    return s;
+fail:
+    subpart_destroy(s);
+    return NULL;
+}
+
+void subpart_destroy(struct subpart *s) {
+    if (!s) return;
+    if (s->l2) cache_destroy(s->l2);
+    free(s->in.v);
+    free(s->out.v);
+    free(s->hitq.v);
+    free(s->atomq.v);
+    free(s->fetch);
+    free(s->ret);
+    free(s->warm_wb);
+    free(s);
+}
+
+bool subpart_can_accept(const struct subpart *s) {
+    return !ring_full(&s->in);
+}
+
+void subpart_push(struct subpart *s, struct mem_req *r, uint64_t l2_now) {
+    (void)l2_now;
+    WS_ASSERT(!ring_full(&s->in), "sub-partition %u input overflow", s->id);
+    ring_push(&s->in, r);
+    s->st.reqs++;
+}
+
+static bool delay_push(struct dring *q, struct mem_req *r, uint64_t ready) {
+    if (q->n == q->cap) return false;
+    q->v[(q->head + q->n++) % q->cap] = (struct delayed){ready, r};
+    return true;
+}
+
+/* Moves requests whose latency elapsed to the output queue. */
+static bool drain_delay(struct subpart *s, struct dring *q, uint64_t now) {
+    bool did = false;
+    while (q->n && q->v[q->head].ready <= now) {
+        if (ring_full(&s->out)) {
+            s->st.stall_out_full++;
+            break;
+        }
+        ring_push(&s->out, q->v[q->head].r);
+        q->head = (q->head + 1) % q->cap;
+        q->n--;
+        did = true;
+    }
+    return did;
+}
+
+/* Bursts covering `sectors` of the line. */
+static uint32_t bursts_of(const struct subpart *s, uint64_t line, uint8_t sectors, uint64_t *out) {
+    uint32_t n = 0;
+    uint64_t last = UINT64_MAX;
+    uint32_t nsec = s->line_bytes / s->sector_bytes;
+    for (uint32_t i = 0; i < nsec; i++) {
+        if (!(sectors >> i & 1)) continue;
+        uint64_t a = line + (uint64_t)i * s->sector_bytes;
+        if (s->burst_bytes >= s->sector_bytes) {
+            uint64_t b = a & ~((uint64_t)s->burst_bytes - 1);
+            if (b != last) out[n++] = last = b;
+        } else {
+            for (uint32_t k = 0; k < s->sector_bytes / s->burst_bytes; k++)
+                out[n++] = a + (uint64_t)k * s->burst_bytes;
+        }
+    }
+    return n;
+}
+
+static void ret_insert(struct subpart *s, uint64_t at, uint32_t fetch) {
+    WS_ASSERT(s->ret_n < s->ret_cap, "sub-partition %u DRAM return overflow", s->id);
+    /* Data times arrive almost in order: insert from the back. */
+    uint32_t i = s->ret_n++;
+    while (i > 0) {
+        struct ret *p = &s->ret[(s->ret_head + i - 1) % s->ret_cap];
+        if (p->at <= at) break;
+        s->ret[(s->ret_head + i) % s->ret_cap] = *p;
+        i--;
+    }
+    s->ret[(s->ret_head + i) % s->ret_cap] = (struct ret){at, fetch};
+}
+
+void subpart_dram_done(struct subpart *s, const struct mc_req *mr) {
+    if (mr->r.is_write) return;
+    ret_insert(s, mr->r.ts[MEM_TS_DATA], (uint32_t)(mr->r.tag & 0xffffffffu));
+}
+
+/* Starts the next miss-queue entry: computes its bursts, reserves a fetch record for reads. */
+static bool start_miss(struct subpart *s) {
+    bool warm = s->warm_head < s->nwarm_wb;
+    const struct cache_miss *m = warm ? &s->warm_wb[s->warm_head] : cache_miss_peek(s->l2);
+    if (!m) return false;
+    bool rd = m->kind == MEM_LOAD || m->kind == MEM_ATOMIC;
+    if (rd && s->fetch_free == NO_FETCH) return false;
+    s->cur = *m;
+    s->cur_nburst = bursts_of(s, m->line_addr, m->sectors, s->cur_burst);
+    s->cur_next = 0;
+    s->cur_fetch = NO_FETCH;
+    if (rd) {
+        uint32_t f = s->fetch_free;
+        s->fetch_free = s->fetch[f].next_free;
+        s->fetch[f] = (struct fetch){m->line_addr, m->sectors, (uint8_t)s->cur_nburst, NO_FETCH};
+        s->fetch_used++;
+        s->cur_fetch = f;
+    }
+    if (warm) {
+        if (++s->warm_head == s->nwarm_wb) s->warm_head = s->nwarm_wb = 0;
+    } else {
+        cache_miss_pop(s->l2);
+    }
+    s->cur_active = true;
+    return true;
+}
+
+/* Sends one burst of the current miss to the controller. */
+static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
+    if (!s->cur_active && !start_miss(s)) return false;
+    bool wr = s->cur_fetch == NO_FETCH;
+    uint64_t a = s->cur_burst[s->cur_next];
+    if (!memsys_can_accept(s->ms, a, wr)) {
+        s->st.stall_dram++;
+        return false;
+    }
+    struct mem_req d;
+    memset(&d, 0, sizeof d);
+    if (s->cur.req) d.o = s->cur.req->o;
+    d.addr = a;
+    d.is_write = wr;
+    d.bytes = s->burst_bytes;
+    d.kind = s->cur.kind;
+    d.tag = (uint64_t)s->id << 32 | s->cur_fetch;
+    d.ts[MEM_TS_L2] = now;
+    memsys_enqueue(s->ms, &d, dram_now);
+    if (wr)
+        s->st.dram_writes++;
+    else
+        s->st.dram_reads++;
+    if (++s->cur_next == s->cur_nburst) s->cur_active = false;
+    return true;
+}
+
+/* A fetch's last burst is back: fill the L2 and release its waiters. */
+static void complete_fetches(struct subpart *s, uint64_t now, uint64_t dram_now) {
+    while (s->ret_n && s->ret[s->ret_head].at <= dram_now) {
+        uint32_t f = s->ret[s->ret_head].fetch;
+        s->ret_head = (s->ret_head + 1) % s->ret_cap;
+        s->ret_n--;
+        struct fetch *fe = &s->fetch[f];
+        if (--fe->remaining) continue;
+        cache_fill(s->l2, fe->line, fe->sectors, now);
+        fe->next_free = s->fetch_free;
+        s->fetch_free = f;
+        s->fetch_used--;
+    }
+}
+
+/* Requests the fills satisfied go to the output (atomics through the atomic unit first). */
+static bool release_ready(struct subpart *s, uint64_t now) {
+    bool did = false;
+    while (cache_ready_pending(s->l2)) {
+        if (ring_full(&s->out) || s->atomq.n == s->atomq.cap) {
+            s->st.stall_out_full++;
+            break;
+        }
+        struct mem_req *r = cache_ready_pop(s->l2);
+        r->offchip = true;
+        if (r->kind == MEM_ATOMIC)
+            delay_push(&s->atomq, r, now + (uint64_t)s->cfg.atomic_lat);
+        else
+            ring_push(&s->out, r);
+        did = true;
+    }
+    return did;
+}
+
+/* The head input request accesses the L2 (one access per cycle: a single port). */
+static bool access_head(struct subpart *s, uint64_t now) {
+    struct mem_req *r = ring_peek(&s->in);
+    if (!r) return false;
+    if (s->hitq.n == s->hitq.cap || s->atomq.n == s->atomq.cap) return false;
+    bool kept = false;
+    enum cache_fail fail = CACHE_FAIL_NONE;
+    r->ts[MEM_TS_L2] = now;
+    enum cache_outcome o = cache_access(s->l2, r, now, &kept, &fail);
+    if (o == CACHE_RESFAIL) {
+        s->st.stall_resfail++;
+        return false;
+    }
+    ring_pop(&s->in);
+    if (kept) return true; /* waits in an MSHR for its fill */
+    /* Hits, and writes the L2 absorbed or sent on: reply after the hit latency (an atomic also
+     * spends the atomic unit's latency). A write sent on to DRAM is acknowledged here too: the
+     * L2 is the point of coherence, the SM only needs to know the L2 took it. */
+    uint64_t ready = now + s->hit_lat;
+    if (r->kind == MEM_ATOMIC)
+        delay_push(&s->atomq, r, ready + (uint64_t)s->cfg.atomic_lat);
+    else
+        delay_push(&s->hitq, r, ready);
+    return true;
+}
+
+bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
+    bool did = false;
+    if (s->ret_n && s->ret[s->ret_head].at <= dram_now) {
+        complete_fetches(s, now, dram_now);
+        did = true;
+    }
+    did |= release_ready(s, now);
+    did |= drain_delay(s, &s->hitq, now);
+    did |= drain_delay(s, &s->atomq, now);
+    did |= send_burst(s, now, dram_now);
+    did |= access_head(s, now);
+    return did;
+}
+
+uint64_t subpart_next_event(const struct subpart *s, uint64_t from) {
+    uint64_t t = UINT64_MAX;
+    if (s->in.n || s->cur_active || s->nwarm_wb || cache_miss_pending(s->l2) ||
+        cache_ready_pending(s->l2))
+        return from;
+    if (s->hitq.n) t = s->hitq.v[s->hitq.head].ready;
+    if (s->atomq.n && s->atomq.v[s->atomq.head].ready < t) t = s->atomq.v[s->atomq.head].ready;
+    if (t != UINT64_MAX && t < from) t = from;
+    return t;
+}
+
+uint64_t subpart_next_dram(const struct subpart *s) {
+    return s->ret_n ? s->ret[s->ret_head].at : UINT64_MAX;
+}
+
+struct mem_req *subpart_out_peek(const struct subpart *s) {
+    return ring_peek(&s->out);
+}
+
+void subpart_out_pop(struct subpart *s) {
+    ring_pop(&s->out);
+    s->st.replies++;
+}
+
+void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
+    /* Through the normal lookup with a private request, so replacement and geometry apply; the
+     * fetch it queues is answered at once, a dirty victim's writeback still goes to the DRAM. */
+    struct mem_req w;
+    memset(&w, 0, sizeof w);
+    w.addr = line_addr;
+    w.kind = MEM_LOAD;
+    w.sectors = sectors;
+    if (cache_probe(s->l2, &w) != CACHE_SECTOR_MISS && cache_probe(s->l2, &w) != CACHE_MISS)
+        return; /* present, being fetched, or nothing can be reserved now */
+    uint32_t before = cache_miss_len(s->l2);
+    bool kept = false;
+    enum cache_fail fail;
+    cache_access(s->l2, &w, 0, &kept, &fail);
+    /* Keep the older entries in order; answer our fetch, defer a victim's writeback. */
+    uint32_t n = cache_miss_len(s->l2);
+    struct cache_miss keep[64];
+    uint32_t nkeep = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct cache_miss *m = cache_miss_peek(s->l2);
+        if (i >= before && m->req == &w) {
+            cache_miss_pop(s->l2);
+            continue;
+        }
+        WS_ASSERT(nkeep < 64, "miss queue too deep to warm");
+        keep[nkeep++] = *m;
+        cache_miss_pop(s->l2);
+    }
+    cache_fill(s->l2, line_addr, sectors, 0);
+    while (cache_ready_pending(s->l2)) cache_ready_pop(s->l2);
+    for (uint32_t i = 0; i < nkeep; i++) {
+        if (s->nwarm_wb == s->cap_warm_wb) {
+            uint32_t cap = s->cap_warm_wb ? 2 * s->cap_warm_wb : 64;
+            struct cache_miss *v = realloc(s->warm_wb, cap * sizeof *v);
+            WS_ASSERT(v, "out of memory");
+            s->warm_wb = v;
+            s->cap_warm_wb = cap;
+        }
+        s->warm_wb[s->nwarm_wb++] = keep[i];
+    }
+}
+
+bool subpart_idle(const struct subpart *s) {
+    return !s->in.n && !s->out.n && !s->hitq.n && !s->atomq.n && !s->ret_n && !s->cur_active &&
+           !s->fetch_used && !s->nwarm_wb && cache_idle(s->l2);
+}
+
+void subpart_describe(const struct subpart *s, char *buf, size_t n) {
+    snprintf(buf, n, "l2.%u: in %u out %u hitq %u atomq %u fetches %u dram-returns %u mshr %u%s%s",
+             s->id, s->in.n, s->out.n, s->hitq.n, s->atomq.n, s->fetch_used, s->ret_n,
+             cache_mshr_used(s->l2), cache_miss_pending(s->l2) ? " miss-queued" : "",
+             s->cur_active ? " sending" : "");
+}
+
+void subpart_finish(struct subpart *s) {
+    cache_finish(s->l2);
+}
+
+const struct subpart_stats *subpart_stats(const struct subpart *s) {
+    return &s->st;
+}
+
+const struct cache *subpart_l2(const struct subpart *s) {
+    return s->l2;
+}
