@@ -1,0 +1,36 @@
+/* Directed graphs in compressed sparse row form, as Rodinia's BFS keeps them: per node the index
+ * of its first edge and its edge count, then one destination (and weight) per edge. Loaded from
+ * Rodinia's BFS text format or generated like Rodinia's graphgen. */
+#pragma once
+
+#include <stdint.h>
+
+#include "base/err.h"
+
+struct graph {
+    uint32_t n;       /* nodes */
+    uint32_t m;       /* directed edges */
+    uint32_t source;  /* BFS source node named by the file (0 for generated graphs) */
+    uint32_t *start;  /* [n] first edge of each node */
+    uint32_t *degree; /* [n] edges of each node */
+    uint32_t *dest;   /* [m] destination node of each edge */
+    uint32_t *weight; /* [m] edge weight (unused by BFS, kept for SSSP-style kernels) */
+};
+
+/* Rodinia BFS format (whitespace-separated integers, as read with fscanf): node count; per node
+ * "start degree"; the source node; the edge count; per edge "dest weight". Every malformed or
+ * inconsistent value is reported as "path:line: what is wrong". */
+int graph_load_rodinia(struct graph *g, const char *path, struct ws_err *e);
+
+/* Random undirected graph stored as two directed edges per pair, built like Rodinia's graphgen:
+ * every node in turn starts a uniform number of edges in [min_new, max_new] to uniformly chosen
+ * other nodes (weights uniform in 1..10), so the average degree is min_new + max_new. Edges of a
+ * node keep their creation order. Deterministic for a given seed. */
+int graph_generate(struct graph *g, uint32_t n, uint32_t min_new, uint32_t max_new, uint64_t seed,
+                   struct ws_err *e);
+
+void graph_free(struct graph *g);
+
+/* Level-synchronous BFS from src on the host: cost[v] = hops from src, -1 if unreachable.
+ * Returns the number of distinct levels (1 + the largest cost). */
+uint32_t graph_bfs(const struct graph *g, uint32_t src, int32_t *cost);

@@ -1,0 +1,164 @@
+/* Rodinia K-means model (src/workload/kernels/kmeans.c): launch shape (square 2-D grid of
+ * 256-thread blocks), copies per iteration, uncoalesced point-major feature loads (lane stride
+ * nfeatures * 4 bytes, one line per lane), broadcast centre loads, exact per-warp and total
+ * instruction counts, partial warps, memberships equal to a host computation, paper preset. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "workload/workload.h"
+
+static struct workload *make(const char *ini) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    struct workload *w = workload_create(c, &e);
+    if (!w) fprintf(stderr, "%s\n", e.msg);
+    assert_non_null(w);
+    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
+    cfg_destroy(c);
+    return w;
+}
+
+#define SMALL "[workload]\nname = kmeans\n[workload.kmeans]\npoints = 100\nfeatures = 34\n"
+
+/* features 100 x 34 floats (13600 B), membership 400 B, centres 5 x 34 floats. */
+enum { FEAT = 0xC0000000, MEMB = FEAT + 13824, CLUS = MEMB + 512 };
+
+/* Instructions of a warp with any point: 13 before the loops, per centre 4 + 9 per feature + 7,
+ * then the membership store and EXIT. A warp with no point: 7 + EXIT. */
+enum { FULL = 13 + 5 * (4 + 9 * 34 + 7) + 3, EMPTY = 8 };
+
+static void test_warp_streams(void **state) {
+    (void)state;
+    struct workload *w = make(SMALL);
+    struct kernel_desc k;
+    struct ws_err e = {{0}};
+    assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
+    assert_string_equal(k.name, "kmeansPoint");
+    assert_int_equal(k.grid[0], 1);
+    assert_int_equal(k.grid[1], 1);
+    assert_int_equal(k.block[0], 256);
+    assert_int_equal(k.regs, 18);
+    assert_int_equal(k.ncopies, 3);
+    assert_int_equal(k.copies[0].addr, FEAT);
+    assert_int_equal(k.copies[0].bytes, 13600);
+    assert_int_equal(k.copies[1].addr, MEMB);
+    assert_int_equal(k.copies[2].addr, CLUS);
+    assert_int_equal(k.copies[2].bytes, 5 * 34 * 4);
+
+    struct wl_warp *wp[8];
+    assert_int_equal(w->vt->cta_start(w, 0, wp, &e), 0);
+    static struct inst in;
+    int n = 0, loads = 0;
+    do {
+        assert_int_equal(w->vt->warp_next(w, wp[1], &in, &e), 0); /* points 32..63 */
+        if (in.cls == OP_MEM && in.mop == MOP_LOAD) {
+            if (loads % 2 == 0) { /* feature j of centre i: features[p * 34 + j] */
+                int j = (loads / 2) % 34;
+                for (int l = 0; l < 32; l++) {
+                    assert_int_equal(in.addr[l], FEAT + (uint64_t)(32 + l) * 136 + 4 * j);
+                    if (l) assert_true(in.addr[l] / 128 != in.addr[l - 1] / 128);
+                }
+            } else { /* clusters[i * 34 + j], the same word for every lane */
+                int i = loads / 68, j = (loads / 2) % 34;
+                for (int l = 0; l < 32; l++) assert_int_equal(in.addr[l], CLUS + 4 * (i * 34 + j));
+            }
+            loads++;
+        }
+        assert_int_equal(in.active, 0xffffffffu);
+        n++;
+    } while (in.cls != OP_EXIT);
+    assert_int_equal(n, FULL);
+    assert_int_equal(loads, 2 * 5 * 34);
+    /* Warp 3 holds points 96..99: 4 lanes past the guard; warps 4..7 hold none. */
+    n = 0;
+    int partial = 0;
+    do {
+        assert_int_equal(w->vt->warp_next(w, wp[3], &in, &e), 0);
+        n++;
+        if (in.active == 0xfu) partial++;
+        if (in.cls == OP_MEM && in.mop == MOP_STORE) assert_int_equal(in.addr[3], MEMB + 4 * 99);
+    } while (in.cls != OP_EXIT);
+    assert_int_equal(n, FULL);
+    assert_int_equal(partial, FULL - 7 - 1); /* all but the guard and EXIT */
+    for (int i = 0; i < 8; i++) {
+        if (i == 1 || i == 3) continue;
+        n = 0;
+        do assert_int_equal(w->vt->warp_next(w, wp[i], &in, &e), 0), n++;
+        while (in.cls != OP_EXIT);
+        assert_int_equal(n, i < 4 ? FULL : EMPTY);
+    }
+    w->vt->cta_end(w, 0, wp);
+
+    /* Second launch: membership and centres only. */
+    assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
+    assert_int_equal(k.id, 1);
+    assert_int_equal(k.ncopies, 2);
+    assert_int_equal(k.copies[0].addr, MEMB);
+    w->vt->destroy(w);
+}
+
+static void test_totals_and_result(void **state) {
+    (void)state;
+    struct workload *w = make(SMALL);
+    struct wl_count c;
+    struct ws_err e = {{0}};
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_int_equal(c.kernels, 2); /* workload.kmeans.iters = 2 at test size */
+    assert_int_equal(c.insts, 2 * (4 * FULL + 4 * EMPTY));
+    assert_int_equal(c.by_class[OP_MEM], 2 * 4 * (2 * 5 * 34 + 1));
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+
+    /* Until convergence: stops when no membership changes (here within a few launches). */
+    w = make(SMALL "iters = 0\n");
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_true(c.kernels >= 2 && c.kernels < 20);
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+
+    /* The test size: 8192 points in 6 x 6 blocks of 256 (256 full warps, 32 empty), 2 launches. */
+    w = make("[workload]\nname = kmeans\n");
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_int_equal(c.ctas, 2 * 36);
+    assert_int_equal(c.insts, 2 * (256 * (uint64_t)FULL + 32 * EMPTY));
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+}
+
+/* Paper size: 28,000 points, 136 features (4x kdd_cup's 34): 110 blocks -> an 11 x 11 grid, and
+ * lanes 544 bytes apart. */
+static void test_paper_preset(void **state) {
+    (void)state;
+    struct workload *w = make("[workload]\nname = kmeans\nsize = paper\n");
+    struct kernel_desc k;
+    struct ws_err e = {{0}};
+    assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
+    assert_int_equal(k.grid[0], 11);
+    assert_int_equal(k.grid[1], 11);
+    assert_int_equal(k.ncta, 121);
+    assert_int_equal(k.copies[0].bytes, 28000ull * 136 * 4);
+    struct wl_warp *wp[8];
+    assert_int_equal(w->vt->cta_start(w, 12, wp, &e), 0); /* blockIdx (1, 1): block_id 12 */
+    static struct inst in;
+    do assert_int_equal(w->vt->warp_next(w, wp[0], &in, &e), 0);
+    while (!(in.cls == OP_MEM && in.mop == MOP_LOAD));
+    for (int l = 0; l < 32; l++)
+        assert_int_equal(in.addr[l], 0xC0000000ull + (12 * 256 + (uint64_t)l) * 544);
+    w->vt->destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_warp_streams),
+        cmocka_unit_test(test_totals_and_result),
+        cmocka_unit_test(test_paper_preset),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,172 @@
+/* The workload registry (src/workload/registry.c): the table, the common and per-workload keys
+ * with their errors (origin file:line), determinism, and the GPU's contract driven the hard way:
+ * all CTAs of a kernel started at once, warps advanced one instruction at a time in an odd
+ * order, CTAs ended out of order; the results are those of the in-order driver. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "workload/workload.h"
+
+static void test_table(void **state) {
+    (void)state;
+    assert_int_equal(workload_ntable, 3);
+    const struct workload_info *b = workload_find("bfs"), *k = workload_find("KMEANS"),
+                               *v = workload_find("vecadd");
+    assert_non_null(b);
+    assert_non_null(k);
+    assert_non_null(v);
+    assert_string_equal(b->suite, "rodinia");
+    assert_string_equal(b->cls, "MOA");
+    assert_string_equal(k->cls, "HOA");
+    assert_string_equal(v->cls, "LOA");
+    assert_string_equal(v->suite, "micro");
+    assert_null(workload_find("nope"));
+}
+
+static void expect_error(const char *ini, const char *msg) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    assert_null(workload_create(c, &e));
+    if (!strstr(e.msg, msg)) fprintf(stderr, "got  %s\nwant %s\n", e.msg, msg);
+    assert_non_null(strstr(e.msg, msg));
+    cfg_destroy(c);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    expect_error("[workload]\nname = nope\n",
+                 "test.ini:2: workload.name = 'nope' is not a known workload (known: bfs, "
+                 "kmeans, vecadd)");
+    expect_error("[workload]\nsize = huge\n", "test.ini:2:");
+    expect_error("[workload]\nname = vecadd\n[workload.vecadd]\nn = 0\n", "test.ini:4:");
+    expect_error("[workload]\nname = bfs\n[workload.bfs]\ndegree = 5\n",
+                 "test.ini:4: workload.bfs.degree = 5 must be even");
+    expect_error("[workload]\nname = bfs\n[workload.bfs]\ngraph = /no/such/graph.txt\n",
+                 "/no/such/graph.txt: cannot open");
+    expect_error("[workload]\nname = kmeans\n[workload.kmeans]\nfeatures = 0\n", "test.ini:4:");
+    /* A malformed graph file: its own file:line. */
+    const char *bad = tu_tmpfile("bad.txt", "2\n0 1\n1 1\n0\n2\n1 1\n0 x\n");
+    char ini[1024], want[600];
+    snprintf(ini, sizeof ini, "[workload]\nname = bfs\n[workload.bfs]\ngraph = %s\n", bad);
+    snprintf(want, sizeof want, "%s:7: expected the weight of edge 1 (an integer), found 'x'", bad);
+    expect_error(ini, want);
+}
+
+static struct workload *make(const char *ini) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    struct workload *w = workload_create(c, &e);
+    if (!w) fprintf(stderr, "%s\n", e.msg);
+    assert_non_null(w);
+    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
+    cfg_destroy(c);
+    return w;
+}
+
+/* Every CTA started first, warps stepped from the last one backwards, a CTA ended as soon as its
+ * warps exited. Returns the total instruction count and a hash of the stream of each warp. */
+static uint64_t drive_scrambled(struct workload *w, uint64_t *hash) {
+    struct kernel_desc k;
+    struct ws_err e = {{0}};
+    uint64_t insts = 0;
+    *hash = 0;
+    static struct inst in;
+    while (w->vt->next_kernel(w, &k, &e) == 1) {
+        uint32_t nw = (k.threads + 31) / 32;
+        struct wl_warp **wp = calloc(k.ncta * nw, sizeof *wp);
+        bool *done = calloc(k.ncta * nw, sizeof *done);
+        uint32_t *left = calloc(k.ncta, sizeof *left);
+        for (uint64_t c = 0; c < k.ncta; c++) {
+            uint64_t cta = k.ncta - 1 - c; /* last CTA first */
+            assert_int_equal(w->vt->cta_start(w, cta, &wp[cta * nw], &e), 0);
+            left[cta] = nw;
+        }
+        uint64_t live = k.ncta * nw;
+        while (live) {
+            for (uint64_t i = k.ncta * nw; i-- > 0;) {
+                if (done[i]) continue;
+                for (int step = 0; step < 1 + (int)(i % 3); step++) {
+                    assert_int_equal(w->vt->warp_next(w, wp[i], &in, &e), 0);
+                    insts++;
+                    /* Per-warp stream hash, independent of the interleaving. */
+                    uint64_t lane = (uint64_t)__builtin_ctz(in.active | 1u << 31);
+                    uint64_t hw = in.pc * 31 + in.active + (in.cls == OP_MEM ? in.addr[lane] : 0);
+                    *hash += hw * (i + 1);
+                    if (in.cls == OP_EXIT) {
+                        done[i] = true;
+                        live--;
+                        uint64_t cta = i / nw;
+                        if (--left[cta] == 0) w->vt->cta_end(w, cta, &wp[cta * nw]);
+                        break;
+                    }
+                }
+            }
+        }
+        free(wp);
+        free(done);
+        free(left);
+    }
+    return insts;
+}
+
+static void test_scrambled_driver(void **state) {
+    (void)state;
+    static const char *const inis[] = {
+        "[workload]\nname = bfs\n[workload.bfs]\ngraph = " WS_SHARED_DATA
+        "/graphs/rodinia-bfs/graph4096.txt\n",
+        "[workload]\nname = kmeans\n[workload.kmeans]\npoints = 1000\nfeatures = 8\n",
+        "[workload]\nname = vecadd\n[workload.vecadd]\nn = 5000\n",
+    };
+    for (int i = 0; i < 3; i++) {
+        struct workload *a = make(inis[i]), *b = make(inis[i]);
+        struct wl_count c;
+        struct ws_err e = {{0}};
+        assert_int_equal(workload_count(a, &c, &e), 0);
+        uint64_t h1, h2;
+        assert_int_equal(drive_scrambled(b, &h1), c.insts);
+        assert_int_equal(b->vt->verify(b, &e), 0);
+        b->vt->destroy(b);
+        b = make(inis[i]);
+        assert_int_equal(drive_scrambled(b, &h2), c.insts);
+        assert_true(h1 == h2); /* deterministic */
+        a->vt->destroy(a);
+        b->vt->destroy(b);
+    }
+}
+
+/* Same seed, same run; another seed, another graph. */
+static void test_seed(void **state) {
+    (void)state;
+    struct wl_count c1, c2, c3;
+    struct ws_err e = {{0}};
+    const char *ini = "[workload]\nname = bfs\nseed = 3\n[workload.bfs]\nnodes = 3000\n";
+    struct workload *w = make(ini);
+    assert_int_equal(workload_count(w, &c1, &e), 0);
+    w->vt->destroy(w);
+    w = make(ini);
+    assert_int_equal(workload_count(w, &c2, &e), 0);
+    w->vt->destroy(w);
+    assert_memory_equal(&c1, &c2, sizeof c1);
+    w = make("[workload]\nname = bfs\nseed = 4\n[workload.bfs]\nnodes = 3000\n");
+    assert_int_equal(workload_count(w, &c3, &e), 0);
+    w->vt->destroy(w);
+    assert_true(c3.thread_insts != c1.thread_insts);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_scrambled_driver),
+        cmocka_unit_test(test_seed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
