@@ -14,18 +14,19 @@ $(BUILD)/Makefile:
 build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
+# The default GPU (configs/rtx2060s.ini) on Rodinia-style BFS with FR-FCFS.
 run: build
-	./$(BUILD)/warpsim dram -c configs/ddr4-2400.ini --synthetic mixed --requests 200000 --set mc.policy=fcfs -o $(BUILD)/fcfs.json
-	./$(BUILD)/warpsim dram -c configs/ddr4-2400.ini --synthetic mixed --requests 200000 --set mc.policy=frfcfs -o $(BUILD)/frfcfs.json
+	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set mc.policy=frfcfs -o $(BUILD)/bfs.json
 
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 bench: build
 	./$(BUILD)/bench_dram
+	./$(BUILD)/bench_gpu
 
 sanitize:
-	$(MAKE) test BUILD=build-asan CMAKE_FLAGS="-DWS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang"
+	$(MAKE) test BUILD=build-asan CTEST_ARGS="-E _e2e" CMAKE_FLAGS="-DWS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang"
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

@@ -17,11 +17,15 @@ struct setting {
     bool claimed;
 };
 
+/* A bound table remembers its values as text, formatted when bound: the struct it filled may be
+ * a constructor's local that is gone by the time the configuration is dumped. */
+enum { VAL_MAX = CFG_STR_MAX + 32 };
 struct binding {
     const char *group;
     const struct cfg_key *keys;
     size_t n;
-    void *obj;
+    const void *obj;
+    char (*val)[VAL_MAX];
 };
 
 struct cfg {
@@ -43,6 +47,7 @@ void cfg_destroy(struct cfg *c) {
         free(c->set[i].file);
     }
     free(c->set);
+    for (size_t i = 0; i < c->nbind; i++) free(c->bind[i].val);
     free(c->bind);
     free(c);
 }
@@ -273,22 +278,25 @@ int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_
                                k->max);
         }
     }
-    for (size_t i = 0; i < c->nbind; i++) {
-        if (c->bind[i].keys == keys && c->bind[i].obj == obj) return 0;
+    struct binding *bd = NULL;
+    for (size_t i = 0; i < c->nbind && !bd; i++)
         /* A group bound twice (e.g. one table per channel) is dumped once, from the last one. */
-        if (strcmp(c->bind[i].group, group) == 0 && c->bind[i].keys == keys) {
-            c->bind[i].obj = obj;
-            return 0;
+        if (c->bind[i].keys == keys && strcmp(c->bind[i].group, group) == 0) bd = &c->bind[i];
+    if (!bd) {
+        if (c->nbind == c->capbind) {
+            size_t cap = c->capbind ? 2 * c->capbind : 16;
+            struct binding *nb = realloc(c->bind, cap * sizeof *nb);
+            if (!nb) return ws_fail(e, "out of memory");
+            c->bind = nb;
+            c->capbind = cap;
         }
+        bd = &c->bind[c->nbind];
+        *bd = (struct binding){group, keys, n, obj, calloc(n ? n : 1, VAL_MAX)};
+        if (!bd->val) return ws_fail(e, "out of memory");
+        c->nbind++;
     }
-    if (c->nbind == c->capbind) {
-        size_t cap = c->capbind ? 2 * c->capbind : 16;
-        struct binding *nb = realloc(c->bind, cap * sizeof *nb);
-        if (!nb) return ws_fail(e, "out of memory");
-        c->bind = nb;
-        c->capbind = cap;
-    }
-    c->bind[c->nbind++] = (struct binding){group, keys, n, obj};
+    bd->obj = obj;
+    for (size_t i = 0; i < n; i++) cfg_format_value(&keys[i], obj, bd->val[i], VAL_MAX);
     return 0;
 }
 
@@ -361,8 +369,7 @@ void cfg_dump(const struct cfg *c, FILE *out) {
                 fprintf(out, "\n[%.*s]\n", (int)slen, k->name);
                 section = k->name;
             }
-            char val[CFG_STR_MAX + 32];
-            cfg_format_value(k, bd->obj, val, sizeof val);
+            const char *val = bd->val[i];
             char origin[600];
             cfg_origin(c, k->name, origin, sizeof origin);
             fprintf(out, "%-18s = %-14s ; %s%s%s%s [%s]\n", dot + 1, val, k->doc,
@@ -398,9 +405,7 @@ json_t *cfg_effective_json(const struct cfg *c) {
     for (size_t b = 0; b < c->nbind; b++)
         for (size_t i = 0; i < c->bind[b].n; i++) {
             const struct cfg_key *k = &c->bind[b].keys[i];
-            char val[CFG_STR_MAX + 32];
-            cfg_format_value(k, c->bind[b].obj, val, sizeof val);
-            json_object_set_new(o, k->name, json_string(val));
+            json_object_set_new(o, k->name, json_string(c->bind[b].val[i]));
         }
     return o;
 }

@@ -1,6 +1,8 @@
 /* `warpsim config dump|keys` and `warpsim list`: the effective configuration and the key
  * reference, both generated from the modules' key tables. */
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -10,6 +12,12 @@
 #include "mem/drive/usimm_front.h"
 #include "mem/mc/policy.h"
 #include "mem/memsys.h"
+#include "gpu/gpu.h"
+#include "workload/workload.h"
+
+#ifndef WS_CONFIG_DIR
+#define WS_CONFIG_DIR "configs"
+#endif
 
 int cmd_config(int argc, char **argv) {
     struct ws_err e = {{0}};
@@ -46,20 +54,31 @@ int cmd_config(int argc, char **argv) {
     }
     struct cfg *c = cfg_create();
     struct memsys *ms = NULL;
+    struct gpu *g = NULL;
+    struct workload *w = NULL;
     struct synth_cfg sc;
     int code = WS_EXIT_INPUT;
     if (cli_load_config(&o, c, &e) != 0) goto out;
-    ms = memsys_create(c, &e);
-    if (!ms) goto out;
-    if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
-    struct usimm_front_cfg fc;
-    if (usimm_front_configure(&fc, c, &e) != 0) goto out;
+    if (cfg_raw(c, "gpu.sms")) {
+        /* A GPU machine: every layer's keys, and the workload's when one is named. */
+        g = gpu_create(c, &e);
+        if (!g) goto out;
+        if (cfg_raw(c, "workload.name") && !(w = workload_create(c, &e))) goto out;
+    } else {
+        ms = memsys_create(c, &e);
+        if (!ms) goto out;
+        if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
+        struct usimm_front_cfg fc;
+        if (usimm_front_configure(&fc, c, &e) != 0) goto out;
+    }
     if (cfg_check_unclaimed(c, &e) != 0) goto out;
     printf("; effective warpsim configuration (value ; meaning [where it was set])\n");
     cfg_dump(c, stdout);
     code = WS_EXIT_OK;
 out:
     if (code) cli_fail(&e, code);
+    if (w) w->vt->destroy(w);
+    gpu_destroy(g);
     memsys_destroy(ms);
     cfg_destroy(c);
     return code;
@@ -76,6 +95,40 @@ int cmd_list(int argc, char **argv) {
             printf("%-15s %s\n", dram_presets[i].name, dram_presets[i].doc);
         return WS_EXIT_OK;
     }
-    fprintf(stderr, "usage: warpsim list policies|presets\n");
+    if (argc >= 3 && strcmp(argv[2], "workloads") == 0) {
+        printf("%-10s %-9s %-5s %s\n", "name", "suite", "class", "description");
+        for (unsigned i = 0; i < workload_ntable; i++)
+            printf("%-10s %-9s %-5s %s\n", workload_table[i].name, workload_table[i].suite,
+                   workload_table[i].cls, workload_table[i].desc);
+        return WS_EXIT_OK;
+    }
+    if (argc >= 3 && strcmp(argv[2], "configs") == 0) {
+        /* The machine and memory presets shipped in configs/, with their first comment line. */
+        struct dirent **ents;
+        int n = scandir(WS_CONFIG_DIR, &ents, NULL, alphasort);
+        if (n < 0) {
+            fprintf(stderr, "warpsim: cannot read %s\n", WS_CONFIG_DIR);
+            return WS_EXIT_INPUT;
+        }
+        for (int i = 0; i < n; i++) {
+            const char *nm = ents[i]->d_name;
+            size_t len = strlen(nm);
+            if (len > 4 && strcmp(nm + len - 4, ".ini") == 0) {
+                char path[4096], line[512] = "";
+                snprintf(path, sizeof path, "%s/%s", WS_CONFIG_DIR, nm);
+                FILE *f = fopen(path, "r");
+                if (f) {
+                    if (!fgets(line, sizeof line, f)) line[0] = 0;
+                    fclose(f);
+                }
+                line[strcspn(line, "\n")] = 0;
+                printf("%-16.*s %s\n", (int)(len - 4), nm, line[0] == ';' ? line + 2 : line);
+            }
+            free(ents[i]);
+        }
+        free(ents);
+        return WS_EXIT_OK;
+    }
+    fprintf(stderr, "usage: warpsim list policies|presets|configs|workloads\n");
     return WS_EXIT_USAGE;
 }

@@ -8,17 +8,19 @@
 static const char usage[] =
     "warpsim: a fast cycle-level GPU memory-system simulator\n"
     "usage:\n"
+    "  warpsim run    [-c CONFIG] -w WORKLOAD [--set k=v]... [-o RESULT.json]   simulate a GPU\n"
     "  warpsim dram   [-c CONFIG] [--set k=v]... SOURCE   standalone DRAM / memory-controller "
     "mode\n"
     "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
     "  warpsim config keys                                 print every key with range and doc\n"
-    "  warpsim list   policies|presets                     what can be selected by name\n";
+    "  warpsim list   policies|presets|configs|workloads   what can be selected by name\n";
 
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
         fputs(usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? WS_EXIT_USAGE : WS_EXIT_OK;
     }
+    if (strcmp(argv[1], "run") == 0) return cmd_run(argc, argv);
     if (strcmp(argv[1], "dram") == 0) return cmd_dram(argc, argv);
     if (strcmp(argv[1], "config") == 0) return cmd_config(argc, argv);
     if (strcmp(argv[1], "list") == 0) return cmd_list(argc, argv);

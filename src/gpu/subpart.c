@@ -74,7 +74,10 @@ struct ret { /* a burst's data, done at DRAM cycle `at` */
 enum { MAX_BURSTS = 16, NO_FETCH = 0xffffffffu };
 
 struct subpart {
-    uint32_t id;
+    uint32_t id, ch, sel, nsub;
+    const struct addr_map *map;
+    uint64_t ranks, pcs, banks_local, bpg, cols; /* local address geometry */
+    uint64_t global_cap, local_cap;              /* bytes the map covers, all / per slice */
     struct subpart_cfg cfg;
     struct cache *l2;
     struct memsys *ms;
@@ -97,7 +100,55 @@ struct subpart {
     struct subpart_stats st;
 };
 
-struct subpart *subpart_create(uint32_t id, const struct cache_cfg *l2,
+/* The L2 slice indexes a partition-local address: the global address with the bits that chose
+ * this slice (channel, slice-select bank bits) taken out, so that a linear set index spreads a
+ * slice's lines over all its sets (the channel bits would otherwise pin every line of a slice to
+ * a few sets). GPGPU-Sim does the same with its "partition address". Lines stay contiguous:
+ * their bursts are consecutive columns of one bank and row. */
+static uint64_t to_local(const struct subpart *s, uint64_t addr) {
+    struct dram_addr a;
+    addr_map_decode(s->map, addr, &a);
+    uint64_t burst = s->burst_bytes;
+    uint64_t flat = (uint64_t)a.bg * s->bpg + a.bank;
+    WS_ASSERT(a.ch == s->ch && flat % s->nsub == s->sel, "0x%llx does not belong to slice %u",
+              (unsigned long long)addr, s->id);
+    uint64_t bank = flat / s->nsub;
+    uint64_t t = ((uint64_t)a.row * s->ranks + a.rank) * s->pcs + a.pc;
+    t = (t * s->banks_local + bank) * s->cols + a.col;
+    /* Bits above the mapped capacity wrap in the DRAM (the map ignores them) but still tell
+     * lines apart in the cache: keep them on top. */
+    uint64_t wraps = addr / s->global_cap;
+    return wraps * s->local_cap + t * burst + (addr & (burst - 1));
+}
+
+static uint64_t to_global(const struct subpart *s, uint64_t local) {
+    uint64_t burst = s->burst_bytes;
+    uint64_t wraps = local / s->local_cap;
+    local %= s->local_cap;
+    uint64_t off = local & (burst - 1), t = local / burst;
+    struct dram_addr a;
+    a.ch = s->ch;
+    a.col = (uint32_t)(t % s->cols);
+    t /= s->cols;
+    uint64_t bank = (t % s->banks_local) * s->nsub + s->sel;
+    t /= s->banks_local;
+    a.pc = (uint32_t)(t % s->pcs);
+    t /= s->pcs;
+    a.rank = (uint32_t)(t % s->ranks);
+    a.row = (uint32_t)(t / s->ranks);
+    a.bg = (uint32_t)(bank / s->bpg);
+    a.bank = (uint32_t)(bank % s->bpg);
+    return wraps * s->global_cap + addr_map_encode(s->map, &a) + off;
+}
+
+uint64_t subpart_local_addr(const struct subpart *s, uint64_t addr) {
+    return to_local(s, addr);
+}
+uint64_t subpart_global_addr(const struct subpart *s, uint64_t local) {
+    return to_global(s, local);
+}
+
+struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cfg *l2,
                                const struct subpart_cfg *sc, struct memsys *ms, struct ws_err *e) {
     struct subpart *s = calloc(1, sizeof *s);
     if (!s) {
@@ -109,6 +160,25 @@ struct subpart *subpart_create(uint32_t id, const struct cache_cfg *l2,
     s->id = id;
     s->cfg = *sc;
     s->ms = ms;
+    const struct dram_spec *sp = memsys_spec(ms);
+    s->map = memsys_map(ms);
+    s->nsub = nsub;
+    s->ch = id / nsub;
+    s->sel = id % nsub;
+    s->ranks = (uint64_t)sp->ranks;
+    s->pcs = (uint64_t)sp->pseudo_channels;
+    s->bpg = (uint64_t)sp->banks_per_group;
+    s->cols = (uint64_t)sp->columns;
+    uint64_t banks = (uint64_t)dram_banks_per_rank(sp);
+    if (banks % nsub) {
+        ws_fail(e, "gpu.subparts = %u must divide the %llu banks of a rank", nsub,
+                (unsigned long long)banks);
+        goto fail;
+    }
+    s->banks_local = banks / nsub;
+    s->global_cap = (uint64_t)sp->channels * s->ranks * s->pcs * banks * (uint64_t)sp->rows *
+                    s->cols * (uint64_t)dram_access_bytes(sp);
+    s->local_cap = s->global_cap / sp->channels / nsub;
     s->l2 = cache_create(l2, name, e);
     if (!s->l2) goto fail;
     s->line_bytes = (uint32_t)l2->line;
@@ -179,7 +249,9 @@ static bool drain_delay(struct subpart *s, struct dring *q, uint64_t now) {
             s->st.stall_out_full++;
             break;
         }
-        ring_push(&s->out, q->v[q->head].r);
+        struct mem_req *r = q->v[q->head].r;
+        r->addr = to_global(s, r->addr);
+        ring_push(&s->out, r);
         q->head = (q->head + 1) % q->cap;
         q->n--;
         did = true;
@@ -255,7 +327,7 @@ static bool start_miss(struct subpart *s) {
 static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
     if (!s->cur_active && !start_miss(s)) return false;
     bool wr = s->cur_fetch == NO_FETCH;
-    uint64_t a = s->cur_burst[s->cur_next];
+    uint64_t a = to_global(s, s->cur_burst[s->cur_next]);
     if (!memsys_can_accept(s->ms, a, wr)) {
         s->st.stall_dram++;
         return false;
@@ -303,10 +375,12 @@ static bool release_ready(struct subpart *s, uint64_t now) {
         }
         struct mem_req *r = cache_ready_pop(s->l2);
         r->offchip = true;
-        if (r->kind == MEM_ATOMIC)
+        if (r->kind == MEM_ATOMIC) {
             delay_push(&s->atomq, r, now + (uint64_t)s->cfg.atomic_lat);
-        else
+        } else {
+            r->addr = to_global(s, r->addr);
             ring_push(&s->out, r);
+        }
         did = true;
     }
     return did;
@@ -320,8 +394,11 @@ static bool access_head(struct subpart *s, uint64_t now) {
     bool kept = false;
     enum cache_fail fail = CACHE_FAIL_NONE;
     r->ts[MEM_TS_L2] = now;
+    uint64_t global = r->addr;
+    r->addr = to_local(s, global); /* local while the L2 holds it */
     enum cache_outcome o = cache_access(s->l2, r, now, &kept, &fail);
     if (o == CACHE_RESFAIL) {
+        r->addr = global;
         s->st.stall_resfail++;
         return false;
     }
@@ -379,6 +456,7 @@ void subpart_out_pop(struct subpart *s) {
 void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
     /* Through the normal lookup with a private request, so replacement and geometry apply; the
      * fetch it queues is answered at once, a dirty victim's writeback still goes to the DRAM. */
+    line_addr = to_local(s, line_addr);
     struct mem_req w;
     memset(&w, 0, sizeof w);
     w.addr = line_addr;

@@ -33,8 +33,13 @@ struct subpart_stats {
 
 struct subpart;
 
-struct subpart *subpart_create(uint32_t id, const struct cache_cfg *l2,
+/* Slice `id` of nsub per channel: channel id / nsub, owning the banks with bank % nsub ==
+ * id % nsub (the GPU's address -> slice rule). */
+struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cfg *l2,
                                const struct subpart_cfg *sc, struct memsys *ms, struct ws_err *e);
+/* The slice-local address its L2 indexes, and back (tests, debugging). */
+uint64_t subpart_local_addr(const struct subpart *s, uint64_t addr);
+uint64_t subpart_global_addr(const struct subpart *s, uint64_t local);
 void subpart_destroy(struct subpart *s);
 
 bool subpart_can_accept(const struct subpart *s);
@@ -57,7 +62,7 @@ static inline uint32_t subpart_of_tag(uint64_t tag) {
     return (uint32_t)(tag >> 32);
 }
 
-/* Installs a line as clean and valid (L2 warm-up with host-to-device copies). */
+/* Installs a (global) line as clean and valid (L2 warm-up with host-to-device copies). */
 void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors);
 
 bool subpart_idle(const struct subpart *s);

@@ -49,7 +49,7 @@ static void rig_init(struct rig *r) {
     strcpy(l2.index, "linear");
     strcpy(l2.repl, "lru");
     struct subpart_cfg sc = {.in_q = 4, .out_q = 4, .atomic_lat = ATOMIC_LAT, .dram_q = 16};
-    r->sp = subpart_create(0, &l2, &sc, r->ms, &e);
+    r->sp = subpart_create(0, 1, &l2, &sc, r->ms, &e);
     if (!r->sp) fail_msg("%s", e.msg);
     g_sp = r->sp;
     memsys_set_done_cb(r->ms, on_done, NULL);
@@ -124,8 +124,9 @@ static void test_store_and_writeback(void **state) {
     struct mem_req s0 = req(0x0, MEM_STORE, 0xf);
     assert_int_equal(roundtrip(&r, &s0, 100), HIT_LAT);
     assert_int_equal(subpart_stats(r.sp)->dram_reads + subpart_stats(r.sp)->dram_writes, 0);
-    /* two more lines of set 0 (4 sets x 128 B): the third evicts the dirty first one */
-    struct mem_req s1 = req(0x200, MEM_STORE, 0x3), s2 = req(0x400, MEM_STORE, 0x1);
+    /* two more lines of local set 0 (4 sets x 128 B; channel-0 lines 0x2000 and 0x4000 are the
+     * slice's local lines 4 and 8): the third evicts the dirty first one */
+    struct mem_req s1 = req(0x2000, MEM_STORE, 0x3), s2 = req(0x4000, MEM_STORE, 0x1);
     roundtrip(&r, &s1, 100);
     roundtrip(&r, &s2, 100);
     while (!subpart_idle(r.sp)) step(&r);
@@ -155,16 +156,31 @@ static void test_warm(void **state) {
     assert_int_equal(roundtrip(&r, &a, 100), HIT_LAT);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 0);
     /* warming over a dirty line still writes it back */
-    struct mem_req s = req(0x5200, MEM_STORE, 0x1);
+    struct mem_req s = req(0x7000, MEM_STORE, 0x1); /* the same local set as 0x5000 */
     roundtrip(&r, &s, 100);
-    subpart_warm(r.sp, 0x5400, 0xf); /* set 0 again: evicts 0x5000 (LRU, clean) */
-    subpart_warm(r.sp, 0x5600, 0xf); /* evicts the dirty 0x5200 */
+    subpart_warm(r.sp, 0x9000, 0xf); /* that set again: evicts 0x5000 (LRU, clean) */
+    subpart_warm(r.sp, 0xD000, 0xf); /* evicts the dirty 0x7000 */
     while (!subpart_idle(r.sp)) step(&r);
     assert_int_equal(subpart_stats(r.sp)->dram_writes, 1);
     rig_free(&r);
 }
 
 /* Sixteen loads to distinct lines through a 4-entry input queue: every one comes back once. */
+/* Local addresses drop the channel bits, are dense, and map back. */
+static void test_local_addresses(void **state) {
+    (void)state;
+    struct rig r;
+    rig_init(&r);
+    assert_int_equal(subpart_local_addr(r.sp, 0x0), 0);
+    assert_int_equal(subpart_local_addr(r.sp, 0xff), 0xff);    /* 8 bursts below the channel */
+    assert_int_equal(subpart_local_addr(r.sp, 0x1000), 0x100); /* next column group */
+    assert_int_equal(subpart_local_addr(r.sp, 0x4000), 0x400 * 1 * 4); /* bank group 1 */
+    for (uint64_t a = 0; a < (1u << 24); a += 0x1000 + 0x20)
+        if (((a >> 8) & 0xf) == 0)
+            assert_int_equal(subpart_global_addr(r.sp, subpart_local_addr(r.sp, a)), a);
+    rig_free(&r);
+}
+
 static void test_conservation(void **state) {
     (void)state;
     struct rig r;
@@ -174,7 +190,7 @@ static void test_conservation(void **state) {
     bool seen[16] = {false};
     while (back < 16) {
         if (pushed < 16 && subpart_can_accept(r.sp)) {
-            q[pushed] = req(0x100000 + (uint64_t)pushed * 0x80 * 3, MEM_LOAD, 0xf);
+            q[pushed] = req(0x100000 + (uint64_t)pushed * 0x1000, MEM_LOAD, 0xf);
             subpart_push(r.sp, &q[pushed], r.now);
             pushed++;
         }
@@ -199,7 +215,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_miss_then_hit), cmocka_unit_test(test_store_and_writeback),
         cmocka_unit_test(test_atomic),        cmocka_unit_test(test_warm),
-        cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_conservation),  cmocka_unit_test(test_local_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,695 @@
+#include "gpu/gpu.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cache/cache.h"
+#include "core/sm.h"
+#include "gpu/clocks.h"
+#include "gpu/req_pool.h"
+#include "gpu/subpart.h"
+#include "mem/memsys.h"
+#include "noc/xbar.h"
+
+#define OFF(f) offsetof(struct gpu_cfg, f)
+static const struct cfg_key gpu_keys[] = {
+    {"gpu.name", CFG_STRING, OFF(name), "", 0, 0, NULL, "", "machine name shown in reports"},
+    {"gpu.sms", CFG_INT, OFF(sms), NULL, 1, 1024, NULL, "SMs", "streaming multiprocessors"},
+    {"gpu.subparts", CFG_INT, OFF(subparts), NULL, 1, 8, NULL, "slices",
+     "L2 slices (memory sub-partitions) per DRAM channel"},
+    {"gpu.core_mhz", CFG_DOUBLE, OFF(core_mhz), NULL, 1, 100000, NULL, "MHz", "SM clock"},
+    {"gpu.noc_mhz", CFG_DOUBLE, OFF(noc_mhz), NULL, 1, 100000, NULL, "MHz", "crossbar clock"},
+    {"gpu.l2_mhz", CFG_DOUBLE, OFF(l2_mhz), NULL, 1, 100000, NULL, "MHz", "L2 clock"},
+    {"gpu.l2_in_q", CFG_INT, OFF(l2_in_q), "8", 1, 4096, NULL, "requests",
+     "requests a slice holds between the request network and its L2"},
+    {"gpu.l2_out_q", CFG_INT, OFF(l2_out_q), "8", 1, 4096, NULL, "requests",
+     "replies a slice holds waiting for the reply network"},
+    {"gpu.dram_q", CFG_INT, OFF(dram_q), "64", 1, 4096, NULL, "fetches",
+     "L2 fetches a slice may have outstanding at the DRAM"},
+    {"gpu.atomic_lat", CFG_INT, OFF(atomic_lat), "8", 0, 10000, NULL, "L2 cycles",
+     "time an atomic spends in the L2's atomic unit once its data is present"},
+    {"gpu.req_header", CFG_INT, OFF(req_header), "8", 1, 256, NULL, "bytes",
+     "control bytes of a request or reply on the NoC (data adds 32 B per sector)"},
+    {"gpu.warm_l2", CFG_BOOL, OFF(warm_l2), "true", 0, 0, NULL, "",
+     "install each launch's host-to-device copies in the L2 first (as Accel-Sim does)"},
+    {"gpu.watchdog", CFG_INT, OFF(watchdog), "1000000", 1000, 1e12, NULL, "core cycles",
+     "stop a run that makes no progress for this long and report where it is stuck"},
+    {"gpu.max_cycles", CFG_INT, OFF(max_cycles), "0", 0, 1e15, NULL, "core cycles",
+     "stop after this many core cycles (0: run to completion)"},
+    {"gpu.max_insts", CFG_INT, OFF(max_insts), "0", 0, 1e15, NULL, "warp insts",
+     "stop after this many warp instructions (0: run to completion)"},
+};
+#undef OFF
+
+int gpu_cfg_configure(struct gpu_cfg *gc, struct cfg *c, struct ws_err *e) {
+    return cfg_bind(c, "gpu", gpu_keys, CFG_COUNT(gpu_keys), gc, e);
+}
+
+#define SD(f, kind, unit, doc)                                                                     \
+    { #f, kind, offsetof(struct gpu_summary, f), unit, doc }
+const struct stat_desc gpu_summary_desc[] = {
+    SD(cycles, STAT_COUNTER, "core cycles", "core cycles from the first launch to the last exit"),
+    SD(kernels, STAT_COUNTER, "", "kernel launches completed"),
+    SD(ctas, STAT_COUNTER, "", "CTAs completed"),
+    SD(warp_insts, STAT_COUNTER, "", "warp instructions issued (EXIT included)"),
+    SD(thread_insts, STAT_COUNTER, "", "thread instructions: active lanes summed over issues"),
+    SD(ipc, STAT_REAL, "", "thread_insts / cycles (GPGPU-Sim's IPC)"),
+    SD(warp_ipc, STAT_REAL, "", "warp_insts / cycles"),
+    SD(l1_accesses, STAT_COUNTER, "", "L1D accesses, all SMs (one per line request)"),
+    SD(l1_misses, STAT_COUNTER, "", "L1D sector and line misses"),
+    SD(l1_resfails, STAT_COUNTER, "", "L1D reservation failures (the access was retried)"),
+    SD(l2_accesses, STAT_COUNTER, "", "L2 accesses, all slices"),
+    SD(l2_misses, STAT_COUNTER, "", "L2 sector and line misses"),
+    SD(l2_resfails, STAT_COUNTER, "", "L2 reservation failures"),
+    SD(l1_miss_rate, STAT_REAL, "", "l1_misses / (l1_accesses - l1_resfails)"),
+    SD(l2_miss_rate, STAT_REAL, "", "l2_misses / (l2_accesses - l2_resfails)"),
+    SD(l1_mpki, STAT_REAL, "", "L1D misses per 1000 warp instructions"),
+    SD(l2_mpki, STAT_REAL, "", "L2 misses per 1000 warp instructions"),
+    SD(noc_req_packets, STAT_COUNTER, "", "packets delivered by the request network"),
+    SD(noc_rep_packets, STAT_COUNTER, "", "packets delivered by the reply network"),
+    SD(noc_req_lat, STAT_REAL, "NoC cycles", "mean request-network latency, push to pop"),
+    SD(noc_rep_lat, STAT_REAL, "NoC cycles", "mean reply-network latency, push to pop"),
+    SD(noc_req_flits_per_cycle, STAT_REAL, "", "request-network flits delivered per NoC cycle"),
+    SD(noc_rep_flits_per_cycle, STAT_REAL, "", "reply-network flits delivered per NoC cycle"),
+    SD(dram_row_hit_rate, STAT_REAL, "", "DRAM column accesses without their own ACT/PRE"),
+    SD(dram_bw_share, STAT_REAL, "", "DRAM bandwidth used / theoretical peak"),
+    SD(dram_avg_read_lat_ns, STAT_REAL, "ns", "DRAM read latency, controller arrival to data"),
+    SD(load_warps, STAT_COUNTER, "", "global load warp instructions completed (warp-loads)"),
+    SD(offchip_per_load, STAT_REAL, "",
+       "mean off-chip (DRAM-served) requests per load warp: <2 LOA, 2-8 MOA, >8 HOA"),
+    SD(lat_div_mean, STAT_REAL, "core cycles",
+       "mean latency divergence: slowest - fastest off-chip turnaround of one warp-load"),
+    SD(load_time_mean, STAT_REAL, "core cycles",
+       "mean load-warp execution time: issue to the last request back"),
+    SD(requests, STAT_COUNTER, "", "memory requests created (LDST line requests, L1 fetches)"),
+    SD(requests_returned, STAT_COUNTER, "", "memory requests that came back and were released"),
+    /* host_seconds, warp_insts_per_s and cycles_per_s are printed, never written to result
+       files: results must be byte-identical across runs. */
+};
+#undef SD
+const unsigned gpu_summary_ndesc = CFG_COUNT(gpu_summary_desc);
+
+const char *gpu_load_class(double x) {
+    return x > 8 ? "HOA" : x >= 2 ? "MOA" : "LOA";
+}
+
+struct gpu {
+    struct gpu_cfg cfg;
+    struct sm_cfg smc;
+    struct cache_cfg l1c, l2c;
+    struct xbar_cfg xc;
+    struct subpart_cfg spc;
+    struct memsys *ms;
+    struct sm **sm;
+    uint32_t nsm, nsp, nsub;
+    struct subpart **sp;
+    struct xbar *req, *rep;
+    struct req_pool pool;
+    struct clocks clk;
+    uint64_t *sm_next;  /* core cycle each SM next needs sm_cycle */
+    uint64_t dram_next; /* DRAM cycle the controllers next need a tick */
+    /* Current kernel. */
+    struct workload *w;
+    struct kernel_desc k;
+    uint64_t next_cta, ctas_done;
+    uint32_t next_sm; /* round-robin dispatch pointer */
+    bool launched;
+    /* Results. */
+    struct gpu_summary sum;
+    struct sm_stats core_sum;
+    struct cache_stats l1_sum, l2_sum;
+    struct subpart_stats sp_sum;
+    uint64_t cycles_base; /* core cycle of the first launch */
+    gpu_progress_fn progress;
+    void *progress_ctx;
+};
+
+static struct mem_req *env_alloc(void *ctx) {
+    return req_pool_get(&((struct gpu *)ctx)->pool);
+}
+static void env_free(void *ctx, struct mem_req *r) {
+    req_pool_put(&((struct gpu *)ctx)->pool, r);
+}
+
+/* Sub-partition of an address: its channel's slices, chosen by the low bank bits as GPGPU-Sim
+ * does, so a line always lives in one slice. */
+static uint32_t env_subpart(void *ctx, uint64_t addr) {
+    struct gpu *g = ctx;
+    struct dram_addr a;
+    addr_map_decode(memsys_map(g->ms), addr, &a);
+    const struct dram_spec *s = memsys_spec(g->ms);
+    uint32_t bank = a.bg * (uint32_t)s->banks_per_group + a.bank;
+    return a.ch * g->nsub + bank % g->nsub;
+}
+
+static void on_dram_done(void *ctx, const struct mc_req *mr) {
+    struct gpu *g = ctx;
+    subpart_dram_done(g->sp[subpart_of_tag(mr->r.tag)], mr);
+}
+
+/* A line must fall in one channel, bank and row so that one slice owns it. */
+static int check_map(struct gpu *g, struct ws_err *e) {
+    const struct addr_map *m = memsys_map(g->ms);
+    uint64_t line = (uint64_t)g->l2c.line;
+    for (uint64_t base = 0; base < (1ull << 24); base += 4096 + line) {
+        uint64_t l0 = base & ~(line - 1);
+        struct dram_addr a, b;
+        addr_map_decode(m, l0, &a);
+        addr_map_decode(m, l0 + line - 1, &b);
+        if (a.ch != b.ch || a.pc != b.pc || a.rank != b.rank || a.bg != b.bg || a.bank != b.bank ||
+            a.row != b.row)
+            return ws_fail(e,
+                           "addr.map = %s: a %llu-byte line is split across channels or banks "
+                           "(line 0x%llx); put channel and bank bits above the line offset",
+                           m->cfg.map, (unsigned long long)line, (unsigned long long)l0);
+    }
+    return 0;
+}
+
+struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
+    struct gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        ws_fail(e, "out of memory");
+        return NULL;
+    }
+    req_pool_init(&g->pool);
+    if (gpu_cfg_configure(&g->cfg, c, e) != 0 || sm_cfg_configure(&g->smc, c, e) != 0 ||
+        cache_cfg_configure(&g->l1c, "l1d", c, e) != 0 ||
+        cache_cfg_validate(&g->l1c, "l1d", c, e) != 0 ||
+        cache_cfg_configure(&g->l2c, "l2", c, e) != 0 ||
+        cache_cfg_validate(&g->l2c, "l2", c, e) != 0 || xbar_cfg_configure(&g->xc, c, e) != 0)
+        goto fail;
+    /* The L2 is the point of coherence: a write-back, write-allocate cache that acknowledges
+     * every write itself (sub-partitions rely on it: no write waits on the DRAM). */
+    if (g->l2c.write != CACHE_WRITE_BACK || g->l2c.write_alloc != CACHE_WRITE_ALLOC ||
+        g->l2c.streaming) {
+        char o1[128];
+        ws_fail(e, "%s: the L2 must be write-back and write-allocate, not streaming",
+                cfg_origin(c,
+                           g->l2c.write != CACHE_WRITE_BACK ? "l2.write"
+                           : g->l2c.streaming               ? "l2.streaming"
+                                                            : "l2.write_alloc",
+                           o1, sizeof o1));
+        goto fail;
+    }
+    g->ms = memsys_create(c, e);
+    if (!g->ms) goto fail;
+    if (check_map(g, e) != 0) goto fail;
+    g->nsm = (uint32_t)g->cfg.sms;
+    g->nsub = (uint32_t)g->cfg.subparts;
+    g->nsp = memsys_nchannels(g->ms) * g->nsub;
+    g->spc =
+        (struct subpart_cfg){g->cfg.l2_in_q, g->cfg.l2_out_q, g->cfg.atomic_lat, g->cfg.dram_q};
+    g->sm = calloc(g->nsm, sizeof *g->sm);
+    g->sm_next = calloc(g->nsm, sizeof *g->sm_next);
+    g->sp = calloc(g->nsp, sizeof *g->sp);
+    if (!g->sm || !g->sm_next || !g->sp) {
+        ws_fail(e, "out of memory");
+        goto fail;
+    }
+    struct sm_env env = {g, env_alloc, env_free, env_subpart, 0};
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        g->sm[i] = sm_create(&g->smc, &g->l1c, i, &env, e);
+        if (!g->sm[i]) goto fail;
+        g->sm_next[i] = UINT64_MAX;
+    }
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        g->sp[i] = subpart_create(i, g->nsub, &g->l2c, &g->spc, g->ms, e);
+        if (!g->sp[i]) goto fail;
+    }
+    memsys_set_done_cb(g->ms, on_dram_done, g);
+    g->req = xbar_create(&g->xc, g->nsm, g->nsp, "noc.req", e);
+    if (!g->req) goto fail;
+    g->rep = xbar_create(&g->xc, g->nsp, g->nsm, "noc.rep", e);
+    if (!g->rep) goto fail;
+    /* The largest packet: a header and a full line of data. */
+    if (xbar_cfg_check_packet(&g->xc, (uint32_t)(g->cfg.req_header + g->l2c.line), c, e) != 0)
+        goto fail;
+    clocks_init(&g->clk, g->cfg.core_mhz, g->cfg.noc_mhz, g->cfg.l2_mhz,
+                (uint64_t)memsys_spec(g->ms)->tCK_ps);
+    g->dram_next = DRAM_NEVER;
+    return g;
+fail:
+    gpu_destroy(g);
+    return NULL;
+}
+
+void gpu_destroy(struct gpu *g) {
+    if (!g) return;
+    if (g->sm)
+        for (uint32_t i = 0; i < g->nsm; i++) sm_destroy(g->sm[i]);
+    if (g->sp)
+        for (uint32_t i = 0; i < g->nsp; i++) subpart_destroy(g->sp[i]);
+    free(g->sm);
+    free(g->sm_next);
+    free(g->sp);
+    if (g->req) xbar_destroy(g->req);
+    if (g->rep) xbar_destroy(g->rep);
+    if (g->ms) memsys_destroy(g->ms);
+    req_pool_free_all(&g->pool);
+    free(g);
+}
+
+void gpu_set_progress(struct gpu *g, gpu_progress_fn fn, void *ctx) {
+    g->progress = fn;
+    g->progress_ctx = ctx;
+}
+
+uint32_t gpu_nsms(const struct gpu *g) {
+    return g->nsm;
+}
+
+static uint32_t popcount8(uint8_t x) {
+    return (uint32_t)__builtin_popcount(x);
+}
+
+/* NoC packet sizes: a header, plus the data a store carries or a load reply returns. */
+static uint32_t req_bytes(const struct gpu *g, const struct mem_req *r) {
+    uint32_t data = (r->kind == MEM_STORE || r->kind == MEM_WRITEBACK || r->kind == MEM_ATOMIC)
+                        ? popcount8(r->sectors) * 32
+                        : 0;
+    return (uint32_t)g->cfg.req_header + data;
+}
+static uint32_t rep_bytes(const struct gpu *g, const struct mem_req *r) {
+    uint32_t data = (r->kind == MEM_LOAD || r->kind == MEM_ATOMIC) ? popcount8(r->sectors) * 32 : 0;
+    return (uint32_t)g->cfg.req_header + data;
+}
+
+static double host_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Hands out CTAs round-robin over the SMs, as many as fit. */
+static int dispatch(struct gpu *g, uint64_t now, struct ws_err *e) {
+    uint32_t tried = 0;
+    while (g->next_cta < g->k.ncta && tried < g->nsm) {
+        struct sm *s = g->sm[g->next_sm];
+        if (sm_can_take(s, &g->k)) {
+            if (sm_take_cta(s, g->w, &g->k, g->next_cta, now, e) != 0) return -1;
+            g->next_cta++;
+            g->sm_next[g->next_sm] = now;
+            tried = 0;
+        } else {
+            tried++;
+        }
+        g->next_sm = (g->next_sm + 1) % g->nsm;
+    }
+    return 0;
+}
+
+static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
+    bool freed = false;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        if (g->sm_next[i] > now) continue;
+        struct sm *s = g->sm[i];
+        if (sm_cycle(s, now, e) != 0) return -1;
+        *did = true;
+        uint32_t f = sm_take_finished(s);
+        if (f) {
+            g->ctas_done += f;
+            freed = true;
+        }
+        g->sm_next[i] = sm_next_event(s);
+        if (sm_out_peek(s)) *did = true;
+    }
+    if (freed && g->next_cta < g->k.ncta) return dispatch(g, now, e);
+    return 0;
+}
+
+static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
+    uint64_t core_now = g->clk.cyc[CLK_CORE];
+    /* Inject: SMs into the request network, slices into the reply network. */
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        struct mem_req *r;
+        while ((r = sm_out_peek(g->sm[i]))) {
+            uint32_t b = req_bytes(g, r);
+            if (!xbar_can_push(g->req, i, b)) break;
+            r->ts[MEM_TS_NOC_IN] = now;
+            xbar_push(g->req, i, r->dst, r, b, now);
+            sm_out_pop(g->sm[i]);
+            *did = true;
+        }
+    }
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        struct mem_req *r;
+        while ((r = subpart_out_peek(g->sp[i]))) {
+            uint32_t b = rep_bytes(g, r);
+            if (!xbar_can_push(g->rep, i, b)) break;
+            xbar_push(g->rep, i, r->src, r, b, now);
+            subpart_out_pop(g->sp[i]);
+            *did = true;
+        }
+    }
+    if (xbar_next_event(g->req) <= now) xbar_tick(g->req, now);
+    if (xbar_next_event(g->rep) <= now) xbar_tick(g->rep, now);
+    uint64_t l2_now = g->clk.cyc[CLK_L2];
+    for (int64_t o = xbar_ready_first(g->req); o >= 0; o = xbar_ready_next(g->req, (uint32_t)o)) {
+        while (xbar_peek(g->req, (uint32_t)o) && subpart_can_accept(g->sp[o])) {
+            struct mem_req *r = xbar_pop(g->req, (uint32_t)o, now);
+            r->ts[MEM_TS_NOC_OUT] = now;
+            subpart_push(g->sp[o], r, l2_now);
+            *did = true;
+        }
+    }
+    for (int64_t o = xbar_ready_first(g->rep); o >= 0; o = xbar_ready_next(g->rep, (uint32_t)o)) {
+        while (xbar_peek(g->rep, (uint32_t)o)) {
+            struct mem_req *r = xbar_pop(g->rep, (uint32_t)o, now);
+            sm_reply(g->sm[o], r, core_now);
+            g->sm_next[o] = core_now;
+            *did = true;
+        }
+    }
+}
+
+static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
+    uint64_t dram_now = g->clk.cyc[CLK_DRAM];
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        struct subpart *s = g->sp[i];
+        if (subpart_next_event(s, now) > now && subpart_next_dram(s) > dram_now) continue;
+        if (subpart_cycle(s, now, dram_now)) {
+            *did = true;
+            g->dram_next = g->clk.cyc[CLK_DRAM]; /* it may have queued DRAM work */
+        }
+    }
+}
+
+static int dram_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
+    if (g->dram_next > now) return 0;
+    if (memsys_tick(g->ms, now, e) != 0) return -1;
+    g->dram_next = memsys_next_event(g->ms);
+    *did = true;
+    return 0;
+}
+
+/* Time of cycle c of domain d, or of its next cycle if c is already past; UINT64_MAX stays. */
+static void consider(const struct clocks *k, enum clk_domain d, uint64_t c, uint64_t *t) {
+    if (c == UINT64_MAX || c >= UINT64_MAX / k->period_fs[d]) return;
+    uint64_t x = clocks_time_of(k, d, c < k->cyc[d] ? k->cyc[d] : c);
+    if (x < *t) *t = x;
+}
+
+/* Earliest time anything can happen, from every component's own next event. */
+static uint64_t next_time(struct gpu *g) {
+    const struct clocks *k = &g->clk;
+    uint64_t t = UINT64_MAX;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        consider(k, CLK_CORE, g->sm_next[i], &t);
+        if (sm_out_peek(g->sm[i])) consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
+    }
+    consider(k, CLK_NOC, xbar_next_event(g->req), &t);
+    consider(k, CLK_NOC, xbar_next_event(g->rep), &t);
+    if (xbar_ready_first(g->req) >= 0 || xbar_ready_first(g->rep) >= 0)
+        consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        consider(k, CLK_L2, subpart_next_event(g->sp[i], k->cyc[CLK_L2]), &t);
+        consider(k, CLK_DRAM, subpart_next_dram(g->sp[i]), &t);
+        if (subpart_out_peek(g->sp[i])) consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
+    }
+    if (g->dram_next < DRAM_NEVER) consider(k, CLK_DRAM, g->dram_next, &t);
+    return t;
+}
+
+static bool all_idle(const struct gpu *g) {
+    for (uint32_t i = 0; i < g->nsm; i++)
+        if (!sm_idle(g->sm[i])) return false;
+    for (uint32_t i = 0; i < g->nsp; i++)
+        if (!subpart_idle(g->sp[i])) return false;
+    return xbar_idle(g->req) && xbar_idle(g->rep) && memsys_idle(g->ms);
+}
+
+static int stuck(struct gpu *g, const char *why, struct ws_err *e) {
+    char buf[768] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < g->nsm && n < sizeof buf - 200; i++) {
+        if (sm_idle(g->sm[i])) continue;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " [sm%u: ", i);
+        sm_describe_stuck(g->sm[i], buf + n, sizeof buf - n - 2);
+        n = strlen(buf);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "]");
+        break;
+    }
+    for (uint32_t i = 0; i < g->nsp && n < sizeof buf - 200; i++) {
+        if (subpart_idle(g->sp[i])) continue;
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " [");
+        subpart_describe(g->sp[i], buf + n, sizeof buf - n - 2);
+        n = strlen(buf);
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "]");
+        break;
+    }
+    return ws_fail(e,
+                   "kernel %u (%s): %s at core cycle %llu, %llu of %llu CTAs done, %llu requests "
+                   "in flight;%s",
+                   g->k.id, g->k.name, why, (unsigned long long)g->clk.cyc[CLK_CORE],
+                   (unsigned long long)g->ctas_done, (unsigned long long)g->k.ncta,
+                   (unsigned long long)req_pool_live(&g->pool), buf);
+}
+
+static uint64_t total_insts(const struct gpu *g) {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < g->nsm; i++) n += sm_stats(g->sm[i])->warp_insts;
+    return n;
+}
+
+/* Steps the clock domains until `done(g)`; skips time in which nothing can happen. */
+static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, struct ws_err *e) {
+    uint64_t last_progress_cyc = g->clk.cyc[CLK_CORE];
+    uint64_t last_progress_val = 0, steps = 0;
+    double last_report = host_now();
+    while (!done(g)) {
+        unsigned mask;
+        uint64_t t = clocks_next(&g->clk, &mask);
+        bool did = false;
+        if (mask & 1u << CLK_DRAM) {
+            if (dram_tick(g, g->clk.cyc[CLK_DRAM], &did, e) != 0) return -1;
+            g->clk.cyc[CLK_DRAM]++;
+        }
+        if (mask & 1u << CLK_L2) {
+            l2_tick(g, g->clk.cyc[CLK_L2], &did);
+            g->clk.cyc[CLK_L2]++;
+        }
+        if (mask & 1u << CLK_NOC) {
+            noc_tick(g, g->clk.cyc[CLK_NOC], &did);
+            g->clk.cyc[CLK_NOC]++;
+        }
+        if (mask & 1u << CLK_CORE) {
+            if (core_tick(g, g->clk.cyc[CLK_CORE], &did, e) != 0) return -1;
+            g->clk.cyc[CLK_CORE]++;
+        }
+        if (!did) {
+            uint64_t nt = next_time(g);
+            if (nt == UINT64_MAX) {
+                if (done(g)) break;
+                return stuck(g, "nothing can make progress (deadlock)", e);
+            }
+            if (nt > t) clocks_skip_to(&g->clk, nt);
+        }
+        if ((++steps & 4095) == 0) {
+            uint64_t val = total_insts(g) + g->pool.freed;
+            uint64_t cyc = g->clk.cyc[CLK_CORE];
+            if (val != last_progress_val) {
+                last_progress_val = val;
+                last_progress_cyc = cyc;
+            } else if (cyc - last_progress_cyc > (uint64_t)g->cfg.watchdog) {
+                return stuck(g, "no progress for gpu.watchdog cycles", e);
+            }
+            if ((g->cfg.max_cycles && cyc - g->cycles_base >= (uint64_t)g->cfg.max_cycles) ||
+                (g->cfg.max_insts && total_insts(g) >= (uint64_t)g->cfg.max_insts)) {
+                g->sum.stopped_early = true;
+                return 0;
+            }
+            double h = host_now();
+            if (g->progress && h - last_report > 0.25) {
+                last_report = h;
+                struct gpu_progress p = {g->k.name,      g->k.id,      cyc - g->cycles_base,
+                                         total_insts(g), g->ctas_done, g->k.ncta,
+                                         h - t0};
+                g->progress(g->progress_ctx, &p);
+            }
+        }
+    }
+    return 0;
+}
+
+static bool kernel_done(struct gpu *g) {
+    return g->ctas_done == g->k.ncta;
+}
+static bool drained(struct gpu *g) {
+    return all_idle(g);
+}
+
+static void warm(struct gpu *g) {
+    uint64_t line = (uint64_t)g->l2c.line;
+    uint64_t cap = (uint64_t)(g->l2c.sets * g->l2c.ways * g->l2c.line) * g->nsp;
+    uint8_t all = (uint8_t)((1u << (g->l2c.line / g->l2c.sector)) - 1);
+    uint64_t budget = cap; /* the most recent copies win: walk backwards until the L2 is full */
+    for (uint32_t i = g->k.ncopies; i-- > 0 && budget;) {
+        const struct wl_copy *cp = &g->k.copies[i];
+        uint64_t lo = cp->addr & ~(line - 1), hi = cp->addr + cp->bytes;
+        uint64_t n = (hi - lo + line - 1) / line;
+        if (n * line > budget) n = budget / line;
+        for (uint64_t j = 0; j < n; j++) {
+            uint64_t a = lo + j * line;
+            subpart_warm(g->sp[env_subpart(g, a)], a, all);
+        }
+        budget -= n * line;
+    }
+}
+
+static int launch(struct gpu *g, struct ws_err *e) {
+    if (sm_occupancy(&g->smc, &g->k) == 0)
+        return ws_fail(e,
+                       "kernel %u (%s): one CTA (%u threads, %u registers per thread, %u B shared "
+                       "memory) does not fit on an SM",
+                       g->k.id, g->k.name, g->k.threads, g->k.regs, g->k.smem);
+    if (g->cfg.warm_l2 && g->k.ncopies) warm(g);
+    g->next_cta = 0;
+    g->ctas_done = 0;
+    g->next_sm = 0;
+    return dispatch(g, g->clk.cyc[CLK_CORE], e);
+}
+
+/* Adds every counter and histogram of src into dst, following a stat table. */
+static void sum_stats(void *dst, const void *src, const struct stat_desc *d, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        char *pd = (char *)dst + d[i].offset;
+        const char *ps = (const char *)src + d[i].offset;
+        if (d[i].kind == STAT_COUNTER)
+            *(uint64_t *)(void *)pd += *(const uint64_t *)(const void *)ps;
+        else if (d[i].kind == STAT_HIST)
+            ws_hist_merge((struct ws_hist *)(void *)pd, (const struct ws_hist *)(const void *)ps);
+    }
+}
+
+static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
+    struct gpu_summary *s = &g->sum;
+    memset(&g->core_sum, 0, sizeof g->core_sum);
+    memset(&g->l1_sum, 0, sizeof g->l1_sum);
+    memset(&g->l2_sum, 0, sizeof g->l2_sum);
+    memset(&g->sp_sum, 0, sizeof g->sp_sum);
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        sm_finish(g->sm[i]);
+        sum_stats(&g->core_sum, sm_stats(g->sm[i]), sm_stat_desc, sm_stat_ndesc);
+        sum_stats(&g->l1_sum, cache_stats(sm_l1d(g->sm[i])), cache_stat_desc, cache_stat_ndesc);
+    }
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        subpart_finish(g->sp[i]);
+        sum_stats(&g->l2_sum, cache_stats(subpart_l2(g->sp[i])), cache_stat_desc, cache_stat_ndesc);
+        sum_stats(&g->sp_sum, subpart_stats(g->sp[i]), subpart_stat_desc, subpart_stat_ndesc);
+    }
+    /* derived figures of the sums, as cache_finish derives them per cache */
+    struct cache_stats *cs[2] = {&g->l1_sum, &g->l2_sum};
+    for (int j = 0; j < 2; j++) {
+        uint64_t fails = 0;
+        for (int i = 0; i < CACHE_NFAIL; i++) fails += cs[j]->fail[i];
+        cs[j]->miss_rate = cs[j]->accesses > fails
+                               ? (double)cs[j]->misses / (double)(cs[j]->accesses - fails)
+                               : 0.0;
+    }
+    xbar_finish(g->req);
+    xbar_finish(g->rep);
+    const struct sm_stats *c = &g->core_sum;
+    s->cycles = end_core - g->cycles_base;
+    s->warp_insts = c->warp_insts;
+    s->thread_insts = c->thread_insts;
+    s->ctas = c->ctas_done;
+    s->ipc = s->cycles ? (double)s->thread_insts / (double)s->cycles : 0;
+    s->warp_ipc = s->cycles ? (double)s->warp_insts / (double)s->cycles : 0;
+    uint64_t f1 = 0, f2 = 0;
+    for (int i = 0; i < CACHE_NFAIL; i++) {
+        f1 += g->l1_sum.fail[i];
+        f2 += g->l2_sum.fail[i];
+    }
+    s->l1_accesses = g->l1_sum.accesses;
+    s->l1_misses = g->l1_sum.misses;
+    s->l1_resfails = f1;
+    s->l2_accesses = g->l2_sum.accesses;
+    s->l2_misses = g->l2_sum.misses;
+    s->l2_resfails = f2;
+    s->l1_miss_rate =
+        s->l1_accesses > f1 ? (double)s->l1_misses / (double)(s->l1_accesses - f1) : 0;
+    s->l2_miss_rate =
+        s->l2_accesses > f2 ? (double)s->l2_misses / (double)(s->l2_accesses - f2) : 0;
+    s->l1_mpki = s->warp_insts ? 1000.0 * (double)s->l1_misses / (double)s->warp_insts : 0;
+    s->l2_mpki = s->warp_insts ? 1000.0 * (double)s->l2_misses / (double)s->warp_insts : 0;
+    const struct xbar_stats *rq = xbar_stats(g->req), *rp = xbar_stats(g->rep);
+    s->noc_req_packets = rq->packets;
+    s->noc_rep_packets = rp->packets;
+    s->noc_req_lat = ws_hist_mean(&rq->lat);
+    s->noc_rep_lat = ws_hist_mean(&rp->lat);
+    s->noc_req_flits_per_cycle = rq->flits_per_cycle;
+    s->noc_rep_flits_per_cycle = rp->flits_per_cycle;
+    const struct memsys_summary *d = memsys_summary(g->ms);
+    s->dram_row_hit_rate = d->row_hit_rate;
+    s->dram_bw_share = d->bw_share;
+    s->dram_avg_read_lat_ns = d->avg_read_lat_ns;
+    s->load_warps = c->load_warps;
+    s->offchip_per_load = ws_hist_mean(&c->offchip_per_load);
+    s->lat_div_mean = ws_hist_mean(&c->lat_div);
+    s->load_time_mean = ws_hist_mean(&c->load_time);
+    s->requests = g->pool.allocated;
+    s->requests_returned = g->pool.freed;
+    s->host_seconds = seconds;
+    s->warp_insts_per_s = seconds > 0 ? (double)s->warp_insts / seconds : 0;
+    s->cycles_per_s = seconds > 0 ? (double)s->cycles / seconds : 0;
+}
+
+int gpu_run(struct gpu *g, struct workload *w, struct ws_err *e) {
+    double t0 = host_now();
+    g->w = w;
+    g->cycles_base = g->clk.cyc[CLK_CORE];
+    for (;;) {
+        memset(&g->k, 0, sizeof g->k);
+        int r = w->vt->next_kernel(w, &g->k, e);
+        if (r < 0) return -1;
+        if (r == 0) break;
+        if (launch(g, e) != 0) return -1;
+        if (step_until(g, kernel_done, t0, e) != 0) return -1;
+        if (g->sum.stopped_early) break;
+        for (uint32_t i = 0; i < g->nsm; i++) sm_kernel_end(g->sm[i]);
+        g->sum.kernels++;
+    }
+    uint64_t end_core = g->clk.cyc[CLK_CORE];
+    if (!g->sum.stopped_early) {
+        /* Let the L2's writebacks reach the DRAM, then prove everything drained. */
+        if (step_until(g, drained, t0, e) != 0) return -1;
+        if (req_pool_live(&g->pool) != 0)
+            return ws_fail(e, "internal: %llu requests never came back",
+                           (unsigned long long)req_pool_live(&g->pool));
+    }
+    if (memsys_finish(g->ms, g->clk.cyc[CLK_DRAM], e) != 0) return -1;
+    /* cycles = the kernels' time, not the final drain of L2 writebacks */
+    summarise(g, host_now() - t0, end_core);
+    if (!g->sum.stopped_early && w->vt->verify && w->vt->verify(w, e) != 0) return -1;
+    return 0;
+}
+
+const struct gpu_summary *gpu_summary(const struct gpu *g) {
+    return &g->sum;
+}
+const struct ws_hist *gpu_hist_offchip(const struct gpu *g) {
+    return &g->core_sum.offchip_per_load;
+}
+const struct ws_hist *gpu_hist_lat_div(const struct gpu *g) {
+    return &g->core_sum.lat_div;
+}
+const struct ws_hist *gpu_hist_load_time(const struct gpu *g) {
+    return &g->core_sum.load_time;
+}
+
+int gpu_register_stats(struct gpu *g, struct stats_reg *reg, struct ws_err *e) {
+    if (stats_register(reg, "gpu", gpu_summary_desc, gpu_summary_ndesc, &g->sum, e) != 0 ||
+        stats_register(reg, "core", sm_stat_desc, sm_stat_ndesc, &g->core_sum, e) != 0 ||
+        stats_register(reg, "l1d", cache_stat_desc, cache_stat_ndesc, &g->l1_sum, e) != 0 ||
+        stats_register(reg, "l2", cache_stat_desc, cache_stat_ndesc, &g->l2_sum, e) != 0 ||
+        stats_register(reg, "l2.part", subpart_stat_desc, subpart_stat_ndesc, &g->sp_sum, e) != 0 ||
+        stats_register(reg, "noc.req", xbar_stat_desc, xbar_stat_ndesc, xbar_stats(g->req), e) !=
+            0 ||
+        stats_register(reg, "noc.rep", xbar_stat_desc, xbar_stat_ndesc, xbar_stats(g->rep), e) != 0)
+        return -1;
+    return memsys_register_stats(g->ms, reg, false, e);
+}
