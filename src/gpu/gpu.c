@@ -109,7 +109,12 @@ struct gpu {
     struct xbar *req, *rep;
     struct req_pool pool;
     struct clocks clk;
-    uint64_t *sm_next;  /* core cycle each SM next needs sm_cycle */
+    uint64_t *sm_next; /* core cycle each SM next needs sm_cycle */
+    /* Who has work, so that idle SMs and slices cost nothing per cycle. */
+    uint64_t *sm_out;   /* bit set: SMs with requests waiting for the request network */
+    uint64_t *sp_out;   /* bit set: slices with replies waiting for the reply network */
+    uint64_t *sp_next;  /* L2 cycle each slice next needs subpart_cycle */
+    uint64_t *sp_ret;   /* DRAM cycle of each slice's earliest DRAM data */
     uint64_t dram_next; /* DRAM cycle the controllers next need a tick */
     /* Current kernel. */
     struct workload *w;
@@ -147,8 +152,28 @@ static uint32_t env_subpart(void *ctx, uint64_t addr) {
 
 static void on_dram_done(void *ctx, const struct mc_req *mr) {
     struct gpu *g = ctx;
-    subpart_dram_done(g->sp[subpart_of_tag(mr->r.tag)], mr);
+    uint32_t i = subpart_of_tag(mr->r.tag);
+    subpart_dram_done(g->sp[i], mr);
+    if (!mr->r.is_write && mr->r.ts[MEM_TS_DATA] < g->sp_ret[i])
+        g->sp_ret[i] = mr->r.ts[MEM_TS_DATA];
 }
+
+static inline void bit_set(uint64_t *b, uint32_t i) {
+    b[i >> 6] |= 1ull << (i & 63);
+}
+static inline void bit_clear(uint64_t *b, uint32_t i) {
+    b[i >> 6] &= ~(1ull << (i & 63));
+}
+static inline bool bits_any(const uint64_t *b, uint32_t n) {
+    for (uint32_t w = 0; w < (n + 63) / 64; w++)
+        if (b[w]) return true;
+    return false;
+}
+/* Iterates the set bits of b[0 .. n) in increasing order (bits may be cleared meanwhile). */
+#define FOR_BITS(b, n, i)                                                                          \
+    for (uint32_t w_ = 0; w_ < ((n) + 63) / 64; w_++)                                              \
+        for (uint64_t m_ = (b)[w_]; m_; m_ &= m_ - 1)                                              \
+            for (uint32_t i = w_ * 64 + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_; once_ = 0)
 
 /* A line must fall in one channel, bank and row so that one slice owns it. */
 static int check_map(struct gpu *g, struct ws_err *e) {
@@ -206,7 +231,11 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     g->sm = calloc(g->nsm, sizeof *g->sm);
     g->sm_next = calloc(g->nsm, sizeof *g->sm_next);
     g->sp = calloc(g->nsp, sizeof *g->sp);
-    if (!g->sm || !g->sm_next || !g->sp) {
+    g->sm_out = calloc((g->nsm + 63) / 64, sizeof *g->sm_out);
+    g->sp_out = calloc((g->nsp + 63) / 64, sizeof *g->sp_out);
+    g->sp_next = calloc(g->nsp, sizeof *g->sp_next);
+    g->sp_ret = calloc(g->nsp, sizeof *g->sp_ret);
+    if (!g->sm || !g->sm_next || !g->sp || !g->sm_out || !g->sp_out || !g->sp_next || !g->sp_ret) {
         ws_fail(e, "out of memory");
         goto fail;
     }
@@ -217,6 +246,7 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
         g->sm_next[i] = UINT64_MAX;
     }
     for (uint32_t i = 0; i < g->nsp; i++) {
+        g->sp_next[i] = g->sp_ret[i] = UINT64_MAX;
         g->sp[i] = subpart_create(i, g->nsub, &g->l2c, &g->spc, g->ms, e);
         if (!g->sp[i]) goto fail;
     }
@@ -246,6 +276,10 @@ void gpu_destroy(struct gpu *g) {
     free(g->sm);
     free(g->sm_next);
     free(g->sp);
+    free(g->sm_out);
+    free(g->sp_out);
+    free(g->sp_next);
+    free(g->sp_ret);
     if (g->req) xbar_destroy(g->req);
     if (g->rep) xbar_destroy(g->rep);
     if (g->ms) memsys_destroy(g->ms);
@@ -315,7 +349,10 @@ static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
             freed = true;
         }
         g->sm_next[i] = sm_next_event(s);
-        if (sm_out_peek(s)) *did = true;
+        if (sm_out_peek(s)) {
+            bit_set(g->sm_out, i);
+            *did = true;
+        }
     }
     if (freed && g->next_cta < g->k.ncta) return dispatch(g, now, e);
     return 0;
@@ -324,7 +361,8 @@ static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
 static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t core_now = g->clk.cyc[CLK_CORE];
     /* Inject: SMs into the request network, slices into the reply network. */
-    for (uint32_t i = 0; i < g->nsm; i++) {
+    uint64_t l2_now = g->clk.cyc[CLK_L2];
+    FOR_BITS(g->sm_out, g->nsm, i) {
         struct mem_req *r;
         while ((r = sm_out_peek(g->sm[i]))) {
             uint32_t b = req_bytes(g, r);
@@ -333,9 +371,12 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
             xbar_push(g->req, i, r->dst, r, b, now);
             sm_out_pop(g->sm[i]);
             *did = true;
+            /* room in its output queue may unblock its LDST unit */
+            if (g->sm_next[i] > core_now) g->sm_next[i] = core_now;
         }
+        if (!r) bit_clear(g->sm_out, i);
     }
-    for (uint32_t i = 0; i < g->nsp; i++) {
+    FOR_BITS(g->sp_out, g->nsp, i) {
         struct mem_req *r;
         while ((r = subpart_out_peek(g->sp[i]))) {
             uint32_t b = rep_bytes(g, r);
@@ -343,16 +384,18 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
             xbar_push(g->rep, i, r->src, r, b, now);
             subpart_out_pop(g->sp[i]);
             *did = true;
+            if (g->sp_next[i] > l2_now) g->sp_next[i] = l2_now; /* output room */
         }
+        if (!r) bit_clear(g->sp_out, i);
     }
     if (xbar_next_event(g->req) <= now) xbar_tick(g->req, now);
     if (xbar_next_event(g->rep) <= now) xbar_tick(g->rep, now);
-    uint64_t l2_now = g->clk.cyc[CLK_L2];
     for (int64_t o = xbar_ready_first(g->req); o >= 0; o = xbar_ready_next(g->req, (uint32_t)o)) {
         while (xbar_peek(g->req, (uint32_t)o) && subpart_can_accept(g->sp[o])) {
             struct mem_req *r = xbar_pop(g->req, (uint32_t)o, now);
             r->ts[MEM_TS_NOC_OUT] = now;
             subpart_push(g->sp[o], r, l2_now);
+            g->sp_next[o] = l2_now;
             *did = true;
         }
     }
@@ -369,12 +412,15 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
 static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t dram_now = g->clk.cyc[CLK_DRAM];
     for (uint32_t i = 0; i < g->nsp; i++) {
+        if (g->sp_next[i] > now && g->sp_ret[i] > dram_now) continue;
         struct subpart *s = g->sp[i];
-        if (subpart_next_event(s, now) > now && subpart_next_dram(s) > dram_now) continue;
         if (subpart_cycle(s, now, dram_now)) {
             *did = true;
             g->dram_next = g->clk.cyc[CLK_DRAM]; /* it may have queued DRAM work */
         }
+        g->sp_next[i] = subpart_next_event(s, now + 1);
+        g->sp_ret[i] = subpart_next_dram(s);
+        if (subpart_out_peek(s)) bit_set(g->sp_out, i);
     }
 }
 
@@ -397,18 +443,16 @@ static void consider(const struct clocks *k, enum clk_domain d, uint64_t c, uint
 static uint64_t next_time(struct gpu *g) {
     const struct clocks *k = &g->clk;
     uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < g->nsm; i++) {
-        consider(k, CLK_CORE, g->sm_next[i], &t);
-        if (sm_out_peek(g->sm[i])) consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
-    }
+    for (uint32_t i = 0; i < g->nsm; i++) consider(k, CLK_CORE, g->sm_next[i], &t);
+    if (bits_any(g->sm_out, g->nsm) || bits_any(g->sp_out, g->nsp))
+        consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
     consider(k, CLK_NOC, xbar_next_event(g->req), &t);
     consider(k, CLK_NOC, xbar_next_event(g->rep), &t);
     if (xbar_ready_first(g->req) >= 0 || xbar_ready_first(g->rep) >= 0)
         consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
     for (uint32_t i = 0; i < g->nsp; i++) {
-        consider(k, CLK_L2, subpart_next_event(g->sp[i], k->cyc[CLK_L2]), &t);
-        consider(k, CLK_DRAM, subpart_next_dram(g->sp[i]), &t);
-        if (subpart_out_peek(g->sp[i])) consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
+        consider(k, CLK_L2, g->sp_next[i], &t);
+        consider(k, CLK_DRAM, g->sp_ret[i], &t);
     }
     if (g->dram_next < DRAM_NEVER) consider(k, CLK_DRAM, g->dram_next, &t);
     return t;
@@ -538,6 +582,7 @@ static void warm(struct gpu *g) {
         }
         budget -= n * line;
     }
+    for (uint32_t i = 0; i < g->nsp; i++) g->sp_next[i] = g->clk.cyc[CLK_L2]; /* writebacks */
 }
 
 static int launch(struct gpu *g, struct ws_err *e) {
