@@ -22,7 +22,8 @@
 int cmd_config(int argc, char **argv) {
     struct ws_err e = {{0}};
     if (argc < 3) {
-        fprintf(stderr, "usage: warpsim config dump [-c CONFIG] [--set k=v]... | keys\n");
+        fprintf(stderr,
+                "usage: warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]... | keys\n");
         return WS_EXIT_USAGE;
     }
     if (strcmp(argv[2], "keys") == 0) {
@@ -47,6 +48,14 @@ int cmd_config(int argc, char **argv) {
     for (int i = 3; i < argc; i++) {
         int r = cli_common_opt(&o, argc, argv, &i, &e);
         if (r < 0) return cli_fail(&e, WS_EXIT_USAGE);
+        if (r == 0 && strcmp(argv[i], "-w") == 0 && i + 1 < argc && o.nsets < 256) {
+            /* the workload's keys too, as `warpsim run -w` would bind them */
+            static char wset[300];
+            snprintf(wset, sizeof wset, "workload.name=%s", argv[++i]);
+            snprintf(o.set_origin[o.nsets], sizeof o.set_origin[0], "-w");
+            o.sets[o.nsets++] = wset;
+            continue;
+        }
         if (r == 0) {
             fprintf(stderr, "warpsim: config dump: unknown option '%s'\n", argv[i]);
             return WS_EXIT_USAGE;
