@@ -1,0 +1,99 @@
+/* `warpsim run` as a user runs it: a preset by name, a one-screen summary with the figures the
+ * issue names, byte-identical result files for the same input, and bad input (unknown
+ * workload, out-of-range key, malformed graph file) giving a located error, exit status 1 and
+ * no result file. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static char *slurp(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+static const char small[] = "-w vecadd --set workload.vecadd.n=8192 --no-progress";
+
+static void test_summary_and_determinism(void **state) {
+    (void)state;
+    const char *o1 = tu_tmpfile("run1.json", ""), *o2 = tu_tmpfile("run2.json", "");
+    char args[1024], *text = NULL, *text2 = NULL;
+    snprintf(args, sizeof args, "run -c rtx2060s %s -o %s", small, o1);
+    assert_int_equal(tu_run_cli(args, &text), 0);
+    const char *want[] = {"on rtx2060s (32 SMs)",
+                          "IPC",
+                          "miss rate",
+                          "row-buffer hit rate",
+                          "latency divergence",
+                          "load-warp execution time",
+                          "(LOA)",
+                          "warp instructions/s"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i])) fail_msg("summary lacks '%s':\n%s", want[i], text);
+    snprintf(args, sizeof args, "run -c %s/configs/rtx2060s.ini %s -q -o %s", WS_SOURCE_DIR, small,
+             o2);
+    assert_int_equal(tu_run_cli(args, &text2), 0);
+    assert_string_equal(text2, ""); /* -q */
+    char *a = slurp(o1), *b = slurp(o2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "\"load_class\": \"LOA\""));
+    assert_non_null(strstr(a, "\"definitions\""));
+    free(a);
+    free(b);
+    free(text);
+    free(text2);
+}
+
+static void expect_error(const char *extra, const char *expected) {
+    const char *out = tu_tmpfile("bad.json", "");
+    remove(out);
+    char args[2048], *text = NULL;
+    snprintf(args, sizeof args, "run %s -o %s", extra, out);
+    int rc = tu_run_cli(args, &text);
+    if (!strstr(text, expected)) fail_msg("got: %s\nwant: %s", text, expected);
+    assert_int_equal(rc, 1);
+    assert_false(tu_file_exists(out));
+    free(text);
+}
+
+static void test_errors(void **state) {
+    (void)state;
+    expect_error(
+        "-w nosuch",
+        "-w: workload.name = 'nosuch' is not a known workload (known: bfs, kmeans, vecadd)");
+    expect_error("-w vecadd --set gpu.sms=0", "gpu.sms = 0 is out of range");
+    expect_error("-w vecadd --set l1d.setz=2", "did you mean 'l1d.sets'?");
+    const char *g = tu_tmpfile("bad-graph.txt", "3\n0 1\n1 1\nx 1\n");
+    char extra[1024];
+    snprintf(extra, sizeof extra, "-w bfs --set workload.bfs.graph=%s", g);
+    char want[1024];
+    snprintf(want, sizeof want, "%s:4:", g);
+    expect_error(extra, want);
+    char *text = NULL;
+    assert_int_equal(tu_run_cli("run -c rtx2060s", &text), 2); /* no workload: usage */
+    free(text);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_summary_and_determinism),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
