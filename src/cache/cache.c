@@ -5,6 +5,9 @@
  * allocated at create time: lines, MSHR entries with a hash from line address to entry, a pool
  * of waiting-request slots (mshrs * mshr_merge, index-linked), and the miss-queue ring. Ready
  * requests are chained through mem_req.next, which the cache owns while it holds a request.
+ * Nothing per access scans a set of a highly associative cache: a hash of the present lines
+ * (from TAG_HASH_MIN_WAYS ways), per-set bitmaps of invalid ways and counts of reserved ways
+ * are kept in step with the lines, and the LRU policy keeps a recency list.
  *
  * Choices worth knowing:
  * - A write to a present line (tag match, even if the written sectors are not valid yet) is a
@@ -240,7 +243,83 @@ struct waiter {
     struct mem_req *r;
     int32_t next;
     uint8_t awaiting; /* its sectors not valid when it arrived and not filled since */
+    uint8_t atomic;   /* an atomic's sectors (it dirties them at release), else 0; kept here so
+                         a fill need not load the (cold) request to find out */
 };
+
+/* Open addressing (linear probing) from a line address to an index into an array of records
+ * whose first field is that address (struct mshr, struct cache_line). */
+struct ohash {
+    int32_t *tab;
+    uint32_t mask, shift, line_shift;
+    const void *recs;
+    size_t stride;
+};
+
+_Static_assert(offsetof(struct mshr, la) == 0 && offsetof(struct cache_line, tag) == 0,
+               "hashed records start with their line address");
+
+static inline uint64_t oh_key(const struct ohash *h, int32_t i) {
+    uint64_t k;
+    memcpy(&k, (const char *)h->recs + (size_t)i * h->stride, sizeof k);
+    return k;
+}
+
+static inline uint32_t oh_slot(const struct ohash *h, uint64_t la) {
+    return (uint32_t)(((la >> h->line_shift) * 0x9E3779B97F4A7C15ull) >> h->shift);
+}
+
+static inline int32_t oh_find(const struct ohash *h, uint64_t la) {
+    for (uint32_t s = oh_slot(h, la);; s = (s + 1) & h->mask) {
+        int32_t i = h->tab[s];
+        if (i == NIL || oh_key(h, i) == la) return i;
+    }
+}
+
+/* Record i must already hold its address. */
+static inline void oh_insert(struct ohash *h, int32_t i) {
+    uint32_t s = oh_slot(h, oh_key(h, i));
+    while (h->tab[s] != NIL) s = (s + 1) & h->mask;
+    h->tab[s] = i;
+}
+
+/* Backward-shift deletion, so lookups never need tombstones. Record i still holds its
+ * address. */
+static void oh_remove(struct ohash *h, int32_t i) {
+    uint32_t s = oh_slot(h, oh_key(h, i));
+    while (h->tab[s] != i) s = (s + 1) & h->mask;
+    for (uint32_t nx = (s + 1) & h->mask; h->tab[nx] != NIL; nx = (nx + 1) & h->mask) {
+        uint32_t home = oh_slot(h, oh_key(h, h->tab[nx]));
+        /* move nx back to s unless its home lies cyclically in (s, nx] */
+        if (((nx - home) & h->mask) >= ((nx - s) & h->mask)) {
+            h->tab[s] = h->tab[nx];
+            s = nx;
+        }
+    }
+    h->tab[s] = NIL;
+}
+
+/* A table of at least `min` slots (a power of two); -1 when out of memory. */
+static int oh_init(struct ohash *h, uint32_t min, uint32_t line_shift, const void *recs,
+                   size_t stride) {
+    uint32_t n = 2;
+    while (n < min) n *= 2;
+    h->tab = malloc(n * sizeof *h->tab);
+    if (!h->tab) return -1;
+    for (uint32_t i = 0; i < n; i++) h->tab[i] = NIL;
+    h->mask = n - 1;
+    h->shift = 64 - (uint32_t)__builtin_ctz(n);
+    h->line_shift = line_shift;
+    h->recs = recs;
+    h->stride = stride;
+    return 0;
+}
+
+/* From this associativity on, a tag lookup probes a hash of the present lines instead of
+ * scanning the set. Measured on whole-GPU runs, where the cache's state is mostly cold in the
+ * host's caches: up to 32 ways the scan of adjacent tags wins over the hash's two dependent
+ * loads; from 64 ways on the hash wins (in a hot micro-benchmark it wins from 8 ways). */
+enum { TAG_HASH_MIN_WAYS = 64 };
 
 struct cache {
     struct cache_cfg cfg;
@@ -252,12 +331,20 @@ struct cache {
     const struct cache_repl *repl;
     void *rst;
     struct cache_line *lines; /* sets * ways */
+    /* Kept in step with `lines` so that neither a lookup nor a victim choice scans a set:
+     * the present lines by address (only when ways >= TAG_HASH_MIN_WAYS), a bitmap of the
+     * invalid ways of each set (wps words per set) and the number of reserved ways per set. */
+    bool tag_hashed;
+    uint32_t present; /* lines with a tag (none ever in a streaming cache) */
+    struct ohash tags;
+    uint64_t *inv;
+    uint32_t wps;
+    uint16_t *nres;
 
     struct mshr *mshr;
     int32_t mshr_free;
     uint32_t mshr_used, nmshr;
-    int32_t *htab; /* open addressing: line address -> MSHR index */
-    uint32_t hmask, hshift;
+    struct ohash mh; /* line address -> MSHR index */
 
     struct waiter *w;
     int32_t w_free;
@@ -285,15 +372,8 @@ struct plan {
     bool touch, wait, pend_line;
 };
 
-static inline uint32_t hslot(const struct cache *c, uint64_t la) {
-    return (uint32_t)(((la >> c->ix.line_shift) * 0x9E3779B97F4A7C15ull) >> c->hshift);
-}
-
-static int32_t mshr_find(const struct cache *c, uint64_t la) {
-    for (uint32_t s = hslot(c, la);; s = (s + 1) & c->hmask) {
-        int32_t i = c->htab[s];
-        if (i == NIL || c->mshr[i].la == la) return i;
-    }
+static inline int32_t mshr_find(const struct cache *c, uint64_t la) {
+    return oh_find(&c->mh, la);
 }
 
 static int32_t mshr_alloc(struct cache *c, uint64_t la) {
@@ -302,25 +382,12 @@ static int32_t mshr_alloc(struct cache *c, uint64_t la) {
     c->mshr_free = c->mshr[i].head;
     c->mshr[i] = (struct mshr){.la = la, .head = NIL, .tail = NIL};
     c->mshr_used++;
-    uint32_t s = hslot(c, la);
-    while (c->htab[s] != NIL) s = (s + 1) & c->hmask;
-    c->htab[s] = i;
+    oh_insert(&c->mh, i);
     return i;
 }
 
-/* Frees entry i and removes it from the hash with backward-shift deletion. */
 static void mshr_release(struct cache *c, int32_t i) {
-    uint32_t s = hslot(c, c->mshr[i].la);
-    while (c->htab[s] != i) s = (s + 1) & c->hmask;
-    for (uint32_t nx = (s + 1) & c->hmask; c->htab[nx] != NIL; nx = (nx + 1) & c->hmask) {
-        uint32_t home = hslot(c, c->mshr[c->htab[nx]].la);
-        /* move nx back to s unless its home lies cyclically in (s, nx] */
-        if (((nx - home) & c->hmask) >= ((nx - s) & c->hmask)) {
-            c->htab[s] = c->htab[nx];
-            s = nx;
-        }
-    }
-    c->htab[s] = NIL;
+    oh_remove(&c->mh, i);
     c->mshr[i].head = c->mshr_free;
     c->mshr_free = i;
     c->mshr_used--;
@@ -331,22 +398,58 @@ static inline struct cache_line *set_lines(const struct cache *c, uint32_t set) 
 }
 
 static inline int32_t find_way(const struct cache *c, uint32_t set, uint64_t la) {
+    if (!c->present) return NIL;
+    if (c->tag_hashed) {
+        int32_t i = oh_find(&c->tags, la);
+        /* an address maps to one set, so a present line is in this one */
+        return i == NIL ? NIL : i - (int32_t)(set * c->ways);
+    }
     const struct cache_line *l = set_lines(c, set);
     for (uint32_t w = 0; w < c->ways; w++)
         if (l[w].tag == la) return (int32_t)w;
     return NIL;
 }
 
-/* An invalid way first, else the policy's choice among non-reserved ways; NIL if all are
- * reserved. */
+static inline void inv_mark(struct cache *c, uint32_t set, uint32_t way, bool invalid) {
+    uint64_t *b = &c->inv[(size_t)set * c->wps + way / 64], bit = 1ull << (way % 64);
+    *b = invalid ? *b | bit : *b & ~bit;
+}
+
+/* The only ways a line's tag changes: an invalid way takes line la, or a line is dropped. */
+static void line_set_tag(struct cache *c, uint32_t set, uint32_t way, uint64_t la) {
+    struct cache_line *l = &set_lines(c, set)[way];
+    WS_ASSERT(l->tag == CACHE_NO_TAG, "cache %s: tagging a present line", c->name);
+    *l = (struct cache_line){.tag = la};
+    c->present++;
+    if (c->tag_hashed) oh_insert(&c->tags, (int32_t)((size_t)set * c->ways + way));
+    inv_mark(c, set, way, false);
+}
+
+static void line_drop(struct cache *c, uint32_t set, uint32_t way) {
+    struct cache_line *l = &set_lines(c, set)[way];
+    WS_ASSERT(l->tag != CACHE_NO_TAG && !l->pending,
+              "cache %s: dropping an absent or reserved line", c->name);
+    if (c->tag_hashed) oh_remove(&c->tags, (int32_t)((size_t)set * c->ways + way));
+    *l = (struct cache_line){.tag = CACHE_NO_TAG};
+    c->present--;
+    inv_mark(c, set, way, true);
+}
+
+/* Sets a present line's pending mask, keeping the per-set reserved count. */
+static inline void line_set_pending(struct cache *c, uint32_t set, struct cache_line *l,
+                                    uint8_t pending) {
+    c->nres[set] = (uint16_t)(c->nres[set] + (pending != 0) - (l->pending != 0));
+    l->pending = pending;
+}
+
+/* An invalid way first (the lowest), else the policy's choice among non-reserved ways; NIL if
+ * all are reserved. */
 static int32_t choose_victim(const struct cache *c, uint32_t set) {
+    const uint64_t *b = &c->inv[(size_t)set * c->wps];
+    for (uint32_t i = 0; i < c->wps; i++)
+        if (b[i]) return (int32_t)(i * 64 + (uint32_t)__builtin_ctzll(b[i]));
+    if (c->nres[set] >= c->ways) return NIL;
     const struct cache_line *l = set_lines(c, set);
-    uint32_t free_ways = 0;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (l[w].tag == CACHE_NO_TAG) return (int32_t)w;
-        if (!cache_line_reserved(&l[w])) free_ways++;
-    }
-    if (!free_ways) return NIL;
     uint32_t v = c->repl->victim(c->rst, set, l, c->ways);
     WS_ASSERT(v < c->ways && !cache_line_reserved(&l[v]),
               "cache %s: policy %s chose way %u of set %u, which is reserved or out of range",
@@ -406,18 +509,17 @@ static void decide_write(const struct cache *c, const struct mem_req *r, struct 
     if (slots > mq_free(c)) p->fail = CACHE_FAIL_MISSQ;
 }
 
-static void decide(const struct cache *c, const struct mem_req *r, struct plan *p) {
-    *p = (struct plan){.way = NIL, .victim = NIL, .m = NIL, .down = -1};
+/* Decides r given its line address, set and the way holding the line (NIL if absent). */
+static void decide_at(const struct cache *c, const struct mem_req *r, struct plan *p, uint64_t la,
+                      uint32_t set, int32_t way) {
+    *p = (struct plan){.la = la, .set = set, .way = way, .victim = NIL, .m = NIL, .down = -1};
     WS_ASSERT(r->kind == MEM_LOAD || r->kind == MEM_STORE || r->kind == MEM_ATOMIC,
               "cache %s: request kind %u is not a load, store or atomic", c->name, r->kind);
     WS_ASSERT(r->sectors && !(r->sectors & ~c->full),
               "cache %s: sector mask 0x%x does not fit a line of %u sectors", c->name, r->sectors,
               (unsigned)__builtin_popcount(c->full));
     const struct cache_cfg *cc = &c->cfg;
-    p->la = r->addr & ~c->line_mask;
-    p->set = cache_index_set(&c->ix, p->la);
     p->need = r->sectors;
-    p->way = find_way(c, p->set, p->la);
     const struct cache_line *l = p->way == NIL ? NULL : &set_lines(c, p->set)[p->way];
     bool wb = cc->write == CACHE_WRITE_BACK;
 
@@ -467,6 +569,12 @@ static void decide(const struct cache *c, const struct mem_req *r, struct plan *
     if (slots > mq_free(c)) p->fail = CACHE_FAIL_MISSQ;
 }
 
+static void decide(const struct cache *c, const struct mem_req *r, struct plan *p) {
+    uint64_t la = r->addr & ~c->line_mask;
+    uint32_t set = cache_index_set(&c->ix, la);
+    decide_at(c, r, p, la, set, find_way(c, set, la));
+}
+
 /* Replaces way v of the set with line la (no sectors yet); returns the victim's dirty mask so
  * the caller queues its writeback after its own entries. */
 static uint8_t replace(struct cache *c, uint32_t set, uint32_t v, uint64_t la, uint64_t now,
@@ -478,8 +586,9 @@ static uint8_t replace(struct cache *c, uint32_t set, uint32_t v, uint64_t la, u
         dirty = l->dirty;
         *wb_la = l->tag;
         if (c->repl->on_evict) c->repl->on_evict(c->rst, set, v);
+        line_drop(c, set, v);
     }
-    *l = (struct cache_line){.tag = la};
+    line_set_tag(c, set, v, la);
     c->repl->on_insert(c->rst, set, v, now);
     return dirty;
 }
@@ -494,7 +603,10 @@ static void add_waiter(struct cache *c, int32_t m, struct mem_req *r, uint8_t aw
     int32_t i = c->w_free;
     WS_ASSERT(i != NIL, "cache %s: waiter pool exhausted", c->name);
     c->w_free = c->w[i].next;
-    c->w[i] = (struct waiter){.r = r, .next = NIL, .awaiting = awaiting};
+    c->w[i] = (struct waiter){.r = r,
+                              .next = NIL,
+                              .awaiting = awaiting,
+                              .atomic = r->kind == MEM_ATOMIC ? r->sectors : 0};
     struct mshr *e = &c->mshr[m];
     if (e->tail == NIL)
         e->head = i;
@@ -506,21 +618,20 @@ static void add_waiter(struct cache *c, int32_t m, struct mem_req *r, uint8_t aw
 
 enum cache_outcome cache_access(struct cache *c, struct mem_req *r, uint64_t now, bool *kept,
                                 enum cache_fail *fail) {
-    /* fast path: a load hit is a set scan and a policy touch */
-    if (r->kind == MEM_LOAD && r->sectors && !(r->sectors & ~c->full)) {
-        uint64_t la = r->addr & ~c->line_mask;
-        uint32_t set = cache_index_set(&c->ix, la);
-        int32_t way = find_way(c, set, la);
-        if (way != NIL && !(r->sectors & ~set_lines(c, set)[way].valid)) {
-            c->st.access[0][CACHE_HIT]++;
-            c->repl->on_hit(c->rst, set, (uint32_t)way, now);
-            if (kept) *kept = false;
-            if (fail) *fail = CACHE_FAIL_NONE;
-            return CACHE_HIT;
-        }
+    uint64_t la = r->addr & ~c->line_mask;
+    uint32_t set = cache_index_set(&c->ix, la);
+    int32_t way = find_way(c, set, la);
+    /* fast path: a load hit is a lookup and a policy touch */
+    if (r->kind == MEM_LOAD && way != NIL && r->sectors &&
+        !(r->sectors & ~set_lines(c, set)[way].valid)) {
+        c->st.access[0][CACHE_HIT]++;
+        c->repl->on_hit(c->rst, set, (uint32_t)way, now);
+        if (kept) *kept = false;
+        if (fail) *fail = CACHE_FAIL_NONE;
+        return CACHE_HIT;
     }
     struct plan p;
-    decide(c, r, &p);
+    decide_at(c, r, &p, la, set, way);
     int wr = r->kind != MEM_LOAD;
     if (kept) *kept = false;
     if (fail) *fail = p.fail;
@@ -530,21 +641,21 @@ enum cache_outcome cache_access(struct cache *c, struct mem_req *r, uint64_t now
         return CACHE_RESFAIL;
     }
     c->st.access[wr][p.out]++;
-    struct cache_line *l = NULL;
     uint8_t wb_dirty = 0;
     uint64_t wb_la = 0;
+    int32_t lw = p.way; /* the line the access leaves its mark on */
     if (p.victim != NIL) {
         wb_dirty = replace(c, p.set, (uint32_t)p.victim, p.la, now, &wb_la);
-        l = &set_lines(c, p.set)[p.victim];
-    } else if (p.way != NIL) {
-        l = &set_lines(c, p.set)[p.way];
-        if (p.touch) c->repl->on_hit(c->rst, p.set, (uint32_t)p.way, now);
+        lw = p.victim;
+    } else if (p.way != NIL && p.touch) {
+        c->repl->on_hit(c->rst, p.set, (uint32_t)p.way, now);
     }
-    if (l) {
+    if (lw != NIL) {
+        struct cache_line *l = &set_lines(c, p.set)[lw];
         l->valid = (uint8_t)((l->valid | p.set_valid) & ~p.clear);
         l->dirty = (uint8_t)((l->dirty | p.set_dirty) & ~p.clear);
-        if (p.pend_line) l->pending |= p.fetch;
-        if (!l->valid && !l->pending) *l = (struct cache_line){.tag = CACHE_NO_TAG};
+        if (p.pend_line) line_set_pending(c, p.set, l, l->pending | p.fetch);
+        if (!l->valid && !l->pending) line_drop(c, p.set, (uint32_t)lw);
     }
     if (p.fetch) {
         int32_t m = p.m == NIL ? mshr_alloc(c, p.la) : p.m;
@@ -612,7 +723,7 @@ void cache_fill(struct cache *c, uint64_t line_addr, uint8_t sectors, uint64_t n
         if (way != NIL) {
             l = &set_lines(c, set)[way];
             l->valid |= s;
-            l->pending &= (uint8_t)~s;
+            line_set_pending(c, set, l, l->pending & (uint8_t)~s);
         }
     }
 
@@ -624,9 +735,9 @@ void cache_fill(struct cache *c, uint64_t line_addr, uint8_t sectors, uint64_t n
         w->awaiting &= (uint8_t)~s;
         if (!w->awaiting) {
             struct mem_req *r = w->r;
-            if (r->kind == MEM_ATOMIC && wb && l) {
-                l->valid |= r->sectors;
-                l->dirty |= r->sectors;
+            if (w->atomic && wb && l) {
+                l->valid |= w->atomic;
+                l->dirty |= w->atomic;
             }
             r->next = NULL;
             if (c->rdy_tail)
@@ -692,6 +803,11 @@ bool cache_line_state(const struct cache *c, uint64_t addr, uint8_t *valid, uint
     return l != NULL;
 }
 
+int32_t cache_line_way(const struct cache *c, uint64_t addr) {
+    uint64_t la = addr & ~c->line_mask;
+    return find_way(c, cache_index_set(&c->ix, la), la);
+}
+
 uint32_t cache_miss_len(const struct cache *c) {
     return c->mq_n;
 }
@@ -720,12 +836,12 @@ const struct cache_stats *cache_stats(const struct cache *c) {
 
 void cache_invalidate(struct cache *c) {
     /* lines being filled keep their reservation so the fill still finds them */
-    size_t n = (size_t)c->sets * c->ways;
-    for (size_t i = 0; i < n; i++) {
-        struct cache_line *l = &c->lines[i];
-        l->valid = l->dirty = 0;
-        if (!l->pending) l->tag = CACHE_NO_TAG;
-    }
+    for (uint32_t set = 0; set < c->sets; set++)
+        for (uint32_t w = 0; w < c->ways; w++) {
+            struct cache_line *l = &set_lines(c, set)[w];
+            l->valid = l->dirty = 0;
+            if (l->tag != CACHE_NO_TAG && !l->pending) line_drop(c, set, w);
+        }
 }
 
 struct cache *cache_create(const struct cache_cfg *cc, const char *name, struct ws_err *e) {
@@ -751,28 +867,32 @@ struct cache *cache_create(const struct cache_cfg *cc, const char *name, struct 
 
     size_t nl = (size_t)c->sets * c->ways;
     c->nmshr = (uint32_t)cc->mshrs;
-    uint32_t hsize = 2;
-    while (hsize < 2 * c->nmshr) hsize *= 2;
-    c->hmask = hsize - 1;
-    c->hshift = 64 - (uint32_t)__builtin_ctz(hsize);
+    c->wps = (c->ways + 63) / 64;
+    c->tag_hashed = c->ways >= TAG_HASH_MIN_WAYS;
     size_t nw = (size_t)cc->mshrs * (size_t)cc->mshr_merge;
     /* spare ring slots for writebacks queued at fill time, at most one per outstanding fetch */
     c->mq_limit = (uint32_t)cc->miss_queue;
     c->mq_cap = c->mq_limit + c->nmshr * nsect;
     c->lines = malloc(nl * sizeof *c->lines);
     c->mshr = malloc(c->nmshr * sizeof *c->mshr);
-    c->htab = malloc(hsize * sizeof *c->htab);
     c->w = malloc(nw * sizeof *c->w);
     c->mq = malloc(c->mq_cap * sizeof *c->mq);
-    if (!c->lines || !c->mshr || !c->htab || !c->w || !c->mq) {
+    c->inv = calloc((size_t)c->sets * c->wps, sizeof *c->inv);
+    c->nres = calloc(c->sets, sizeof *c->nres);
+    /* tables at most half (MSHRs) or a quarter (lines) full keep probe chains short */
+    if (!c->lines || !c->mshr || !c->w || !c->mq || !c->inv || !c->nres ||
+        oh_init(&c->mh, 2 * c->nmshr, c->ix.line_shift, c->mshr, sizeof *c->mshr) != 0 ||
+        (c->tag_hashed && oh_init(&c->tags, (uint32_t)(4 * nl), c->ix.line_shift, c->lines,
+                                  sizeof *c->lines) != 0)) {
         ws_fail(e, "out of memory (cache %s)", name);
         goto fail;
     }
     for (size_t i = 0; i < nl; i++) c->lines[i] = (struct cache_line){.tag = CACHE_NO_TAG};
+    for (uint32_t s = 0; s < c->sets; s++)
+        for (uint32_t w = 0; w < c->ways; w++) inv_mark(c, s, w, true);
     for (uint32_t i = 0; i < c->nmshr; i++)
         c->mshr[i] = (struct mshr){.head = i + 1 < c->nmshr ? (int32_t)i + 1 : NIL};
     c->mshr_free = 0;
-    for (uint32_t i = 0; i < hsize; i++) c->htab[i] = NIL;
     for (size_t i = 0; i < nw; i++)
         c->w[i] = (struct waiter){.next = i + 1 < nw ? (int32_t)i + 1 : NIL};
     c->w_free = 0;
@@ -787,7 +907,10 @@ void cache_destroy(struct cache *c) {
     if (c->rst) c->repl->destroy(c->rst);
     free(c->lines);
     free(c->mshr);
-    free(c->htab);
+    free(c->mh.tab);
+    free(c->tags.tab);
+    free(c->inv);
+    free(c->nres);
     free(c->w);
     free(c->mq);
     free(c);

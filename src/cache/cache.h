@@ -134,6 +134,9 @@ bool cache_idle(const struct cache *c);
  * (each pointer may be NULL; all 0 when absent). For tests, checks and debugging. */
 bool cache_line_state(const struct cache *c, uint64_t addr, uint8_t *valid, uint8_t *dirty,
                       uint8_t *pending);
+/* The way of its set that holds the line of addr, or -1 when absent (for tests and checks:
+ * which way a line lands in is what position-aware replacement policies see). */
+int32_t cache_line_way(const struct cache *c, uint64_t addr);
 /* Entries waiting in the miss queue. */
 uint32_t cache_miss_len(const struct cache *c);
 const struct cache_cfg *cache_cfg_of(const struct cache *c);
