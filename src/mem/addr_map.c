@@ -192,6 +192,13 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                 return ws_fail(e, "%s: address map has %u '%s' bits, the geometry needs %u", where,
                                used[f], field_names[f], m->width[f]);
     }
+    /* decode's form of each run: mask in place, then one shift (a field bit never lies above its
+     * address bit, since the burst offset and the field's lower bits come first) */
+    for (unsigned i = 0; i < m->nrun; i++) {
+        const struct addr_run *r = &m->run[i];
+        m->run_mask[i] = ((1ULL << r->len) - 1) << r->src;
+        m->run_shift[i] = (uint8_t)(r->src - r->dst);
+    }
     return 0;
 }
 
@@ -226,10 +233,8 @@ void addr_map_decode(const struct addr_map *m, uint64_t addr, struct dram_addr *
         f[AF_CH] = (uint32_t)(hi % m->nch_mod);
         addr = ((hi / m->nch_mod) << m->ch_pos) | lo;
     }
-    for (unsigned i = 0; i < m->nrun; i++) {
-        const struct addr_run *r = &m->run[i];
-        f[r->field] |= (uint32_t)((addr >> r->src) & ((1ULL << r->len) - 1)) << r->dst;
-    }
+    for (unsigned i = 0; i < m->nrun; i++)
+        f[m->run[i].field] |= (uint32_t)((addr & m->run_mask[i]) >> m->run_shift[i]);
     if (m->xor_bank) {
         f[AF_BANK] ^= f[AF_ROW] & ((1u << m->width[AF_BANK]) - 1);
         f[AF_BG] ^= (f[AF_ROW] >> m->width[AF_BANK]) & ((1u << m->width[AF_BG]) - 1);

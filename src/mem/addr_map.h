@@ -30,6 +30,8 @@ struct addr_map {
     struct addr_map_cfg cfg; /* the [addr] settings it was built from */
     struct addr_run run[64];
     unsigned nrun;
+    uint64_t run_mask[64];      /* per run: its source bits in place (decode) */
+    uint8_t run_shift[64];      /* per run: src - dst */
     unsigned offset_bits;       /* log2(burst bytes) */
     unsigned width[AF_NFIELDS]; /* bits per field */
     unsigned total_bits;        /* offset + all fields */

@@ -138,6 +138,11 @@ void memsys_enqueue(struct memsys *ms, const struct mem_req *r, uint64_t now) {
     mc_enqueue(ms->mc[a.ch], r, &a, now);
 }
 
+void memsys_enqueue_decoded(struct memsys *ms, const struct mem_req *r, const struct dram_addr *da,
+                            uint64_t now) {
+    mc_enqueue(ms->mc[da->ch], r, da, now);
+}
+
 int memsys_tick(struct memsys *ms, uint64_t now, struct ws_err *e) {
     for (uint32_t ch = 0; ch < ms->nch; ch++)
         if (mc_tick(ms->mc[ch], now, e) != 0) return -1;

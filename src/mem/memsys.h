@@ -32,6 +32,10 @@ void memsys_add_cmd_observer(struct memsys *ms, mc_cmd_fn fn, void *ctx);
 
 bool memsys_can_accept(const struct memsys *ms, uint64_t addr, bool is_write);
 void memsys_enqueue(struct memsys *ms, const struct mem_req *r, uint64_t now);
+/* memsys_enqueue() for a request whose address the caller has already decoded (addr_map_decode
+ * of memsys_map()), e.g. to sort requests by channel. */
+void memsys_enqueue_decoded(struct memsys *ms, const struct mem_req *r, const struct dram_addr *da,
+                            uint64_t now);
 int memsys_tick(struct memsys *ms, uint64_t now, struct ws_err *e);
 /* Earliest cycle any channel has something to do (DRAM_NEVER when all are idle). */
 uint64_t memsys_next_event(const struct memsys *ms);

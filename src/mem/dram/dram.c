@@ -61,15 +61,6 @@ static uint64_t cmd_bus_ready(const struct dram_chan *c, enum dram_cmd cmd) {
     return is_row_cmd(cmd) ? c->next_row_cmd : c->next_col_cmd;
 }
 
-/* The ACT count windows: the 5th (33rd) ACT of a rank must come at least tFAW (t32AW) after
- * the oldest of the last 4 (32); the ring slot at *_pos holds that oldest ACT. */
-static uint64_t act_window_ready(const struct dram_chan *c, const struct dram_rank *r) {
-    uint64_t t = 0;
-    if (c->s->FAW > 0 && r->nact >= 4) t = r->faw[r->faw_pos] + (uint64_t)c->s->FAW;
-    if (r->aw32 && r->nact >= 32) t = max2(t, r->aw32[r->aw32_pos] + (uint64_t)c->s->X32AW);
-    return t;
-}
-
 uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                        uint64_t now) {
     const struct dram_spec *s = c->s;
@@ -88,7 +79,7 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
     case DRAM_ACT:
         if (b->open_row >= 0) return DRAM_NEVER;
         t = max2(t, max2(b->next_act, max2(g->next_act, r->next_act)));
-        return max2(t, act_window_ready(c, r));
+        return max2(t, dram_act_window_ready(c, r));
     case DRAM_PRE:
         if (b->open_row < 0) return DRAM_NEVER;
         return max2(t, b->next_pre);
@@ -127,29 +118,6 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
     return DRAM_NEVER;
 }
 
-uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit,
-                          uint32_t bg) {
-    const struct dram_rank *r = &c->rank[unit];
-    if (r->pd) return DRAM_NEVER;
-    const struct dram_bg *g = &c->bg[unit * (uint32_t)c->s->bankgroups + bg];
-    const struct dram_bus *bus = &c->bus[unit / (uint32_t)c->s->ranks];
-    uint64_t t = r->next_any;
-    switch (cmd) {
-    case DRAM_ACT:
-        return max2(t, max2(max2(g->next_act, r->next_act), act_window_ready(c, r)));
-    case DRAM_PRE:
-        return t;
-    case DRAM_RD:
-    case DRAM_RDA:
-        return max2(t, max2(max2(g->next_rd, r->next_rd), bus->next_rd));
-    case DRAM_WR:
-    case DRAM_WRA:
-        return max2(t, max2(max2(g->next_wr, r->next_wr), bus->next_wr));
-    default:
-        return DRAM_NEVER;
-    }
-}
-
 static void close_bank(struct dram_chan *c, struct dram_rank *r, struct dram_bank *b,
                        uint64_t pre_at) {
     b->open_row = -1;
@@ -160,10 +128,15 @@ static void close_bank(struct dram_chan *c, struct dram_rank *r, struct dram_ban
 }
 
 void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint64_t now) {
-    const struct dram_spec *s = c->s;
     uint64_t ready = dram_ready_at(c, cmd, a, now);
     WS_ASSERT(ready <= now, "DRAM ch%u: %s issued at %llu before it is allowed (%llu)", c->id,
               dram_cmd_names[cmd], (unsigned long long)now, (unsigned long long)ready);
+    dram_issue_checked(c, cmd, a, now);
+}
+
+void dram_issue_checked(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
+                        uint64_t now) {
+    const struct dram_spec *s = c->s;
     uint32_t u = dram_unit_of(c, a);
     struct dram_rank *r = &c->rank[u];
     struct dram_bg *g = &c->bg[u * (uint32_t)s->bankgroups + a->bg];

@@ -73,6 +73,10 @@ static inline uint32_t dram_unit_of(const struct dram_chan *c, const struct dram
 static inline uint32_t dram_bank_index(const struct dram_chan *c, const struct dram_addr *a) {
     return dram_unit_of(c, a) * c->nbanks_unit + a->bg * (uint32_t)c->s->banks_per_group + a->bank;
 }
+/* Pseudo-channel (data bus) of a rank unit; single-rank parts skip the division. */
+static inline uint32_t dram_pc_of_unit(const struct dram_chan *c, uint32_t unit) {
+    return c->s->ranks == 1 ? unit : unit / (uint32_t)c->s->ranks;
+}
 static inline struct dram_bank *dram_bank_of(struct dram_chan *c, const struct dram_addr *a) {
     return &c->bank[dram_bank_index(c, a)];
 }
@@ -82,11 +86,71 @@ static inline struct dram_bank *dram_bank_of(struct dram_chan *c, const struct d
  * to a powered-down rank...). Pure: changes nothing. */
 uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                        uint64_t now);
-/* The part of dram_ready_at() shared by every bank of bank group `bg` in rank unit `unit`
- * (bank-group, rank and data-bus fences, ACT windows, power-down), without the command bus and
- * without state legality: max(this, dram_bank_fence(), dram_cmd_bus_ready()) equals
- * dram_ready_at() for a command the bank's state allows. Lets a controller share the work. */
-uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit, uint32_t bg);
+/* The ACT count windows: the 5th (33rd) ACT of a rank must come at least tFAW (t32AW) after
+ * the oldest of the last 4 (32); the ring slot at *_pos holds that oldest ACT. */
+static inline uint64_t dram_act_window_ready(const struct dram_chan *c, const struct dram_rank *r) {
+    uint64_t t = 0;
+    if (c->s->FAW > 0 && r->nact >= 4) t = r->faw[r->faw_pos] + (uint64_t)c->s->FAW;
+    if (r->aw32 && r->nact >= 32) {
+        uint64_t t32 = r->aw32[r->aw32_pos] + (uint64_t)c->s->X32AW;
+        if (t32 > t) t = t32;
+    }
+    return t;
+}
+
+/* dram_ready_at() in parts, for a controller that shares the work across banks (without the
+ * command bus and without state legality): the rank-unit part (rank and data-bus fences, ACT
+ * windows, power-down), the bank-group fence and the bank fence. For a command the bank's state
+ * allows, dram_ready_at() = max(those three, dram_cmd_bus_ready()). Inline: hot path. */
+static inline uint64_t dram_unit_ready(const struct dram_chan *c, enum dram_cmd cmd,
+                                       uint32_t unit) {
+    const struct dram_rank *r = &c->rank[unit];
+    if (r->pd) return DRAM_NEVER;
+    uint64_t t = r->next_any, x;
+    const struct dram_bus *bus;
+    switch (cmd) {
+    case DRAM_ACT:
+        if (r->next_act > t) t = r->next_act;
+        x = dram_act_window_ready(c, r);
+        return x > t ? x : t;
+    case DRAM_PRE:
+        return t;
+    case DRAM_RD:
+    case DRAM_RDA:
+        bus = &c->bus[dram_pc_of_unit(c, unit)];
+        x = r->next_rd > bus->next_rd ? r->next_rd : bus->next_rd;
+        return x > t ? x : t;
+    case DRAM_WR:
+    case DRAM_WRA:
+        bus = &c->bus[dram_pc_of_unit(c, unit)];
+        x = r->next_wr > bus->next_wr ? r->next_wr : bus->next_wr;
+        return x > t ? x : t;
+    default:
+        return DRAM_NEVER;
+    }
+}
+static inline uint64_t dram_bg_fence(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit,
+                                     uint32_t bg) {
+    const struct dram_bg *g = &c->bg[unit * (uint32_t)c->s->bankgroups + bg];
+    switch (cmd) {
+    case DRAM_ACT:
+        return g->next_act;
+    case DRAM_RD:
+    case DRAM_RDA:
+        return g->next_rd;
+    case DRAM_WR:
+    case DRAM_WRA:
+        return g->next_wr;
+    default:
+        return 0;
+    }
+}
+/* The part shared by every bank of bank group `bg` in rank unit `unit`: max of the two above. */
+static inline uint64_t dram_group_ready(const struct dram_chan *c, enum dram_cmd cmd, uint32_t unit,
+                                        uint32_t bg) {
+    uint64_t t = dram_unit_ready(c, cmd, unit), g = dram_bg_fence(c, cmd, unit, bg);
+    return g > t ? g : t;
+}
 static inline uint64_t dram_bank_fence(const struct dram_bank *b, enum dram_cmd cmd) {
     switch (cmd) {
     case DRAM_ACT:
@@ -112,6 +176,10 @@ static inline uint64_t dram_cmd_bus_ready(const struct dram_chan *c, enum dram_c
 
 /* Issues `cmd` at `now`; the caller must have checked dram_ready_at(...) <= now (asserted). */
 void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint64_t now);
+/* dram_issue() for a caller that has just asserted dram_ready_at(...) <= now itself (the memory
+ * controller, whose message names the policy): the same check twice per command is measurable. */
+void dram_issue_checked(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
+                        uint64_t now);
 
 enum dram_bank_state dram_bank_state_at(const struct dram_chan *c, const struct dram_addr *a,
                                         uint64_t now);

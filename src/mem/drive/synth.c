@@ -50,9 +50,11 @@ struct synth {
     uint64_t burst, nbursts;
     uint64_t *stream_pos; /* mixed: next burst of each stream */
     uint64_t i;           /* requests generated */
-    /* per-channel backlog rings of generated requests */
+    uint64_t seq_pos;     /* stream: i % nbursts, kept without a division per request */
+    /* per-channel backlog rings of generated requests, decoded once when generated */
     struct pend {
         uint64_t addr, tag;
+        struct dram_addr da;
         bool is_write;
     } * ring;
     uint32_t *rhead, *rlen, nch, win;
@@ -113,8 +115,11 @@ const struct synth_stats *synth_stats(const struct synth *s) {
 static uint64_t next_addr(struct synth *s) {
     uint64_t i = s->i;
     switch (s->cfg.pattern) {
-    case SYN_STREAM:
-        return (i % s->nbursts) * s->burst;
+    case SYN_STREAM: {
+        uint64_t b = s->seq_pos;
+        if (++s->seq_pos == s->nbursts) s->seq_pos = 0;
+        return b * s->burst;
+    }
     case SYN_RANDOM:
         return ws_rng_below(&s->rng, s->nbursts) * s->burst;
     case SYN_STRIDED:
@@ -131,7 +136,7 @@ static uint64_t next_addr(struct synth *s) {
     case SYN_MIXED: {
         uint64_t k = ws_rng_below(&s->rng, (uint64_t)s->cfg.streams);
         uint64_t b = s->stream_pos[k];
-        s->stream_pos[k] = (b + 1) % s->nbursts;
+        s->stream_pos[k] = b + 1 == s->nbursts ? 0 : b + 1;
         return b * s->burst;
     }
     }
@@ -142,9 +147,8 @@ static void generate(struct synth *s) {
     s->held.addr = next_addr(s);
     s->held.is_write = ws_rng_unit(&s->rng) >= s->cfg.read_share;
     s->held.tag = s->i++;
-    struct dram_addr a;
-    addr_map_decode(s->map, s->held.addr, &a);
-    s->held_ch = a.ch;
+    addr_map_decode(s->map, s->held.addr, &s->held.da);
+    s->held_ch = s->held.da.ch;
     s->have = true;
 }
 
@@ -159,7 +163,9 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
         }
         uint32_t c = s->held_ch;
         if (s->rlen[c] == s->win) break;
-        s->ring[(size_t)c * s->win + (s->rhead[c] + s->rlen[c]) % s->win] = s->held;
+        uint32_t slot = s->rhead[c] + s->rlen[c]; /* < 2 * win */
+        if (slot >= s->win) slot -= s->win;
+        s->ring[(size_t)c * s->win + slot] = s->held;
         s->rlen[c]++;
         s->backlog++;
         s->have = false;
@@ -170,19 +176,22 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
     r.bytes = (uint32_t)s->burst;
     r.ts[MEM_TS_ISSUE] = now;
     for (uint32_t c = 0; c < s->nch; c++) {
+        if (!s->rlen[c]) continue;
+        /* the ring of channel c holds only requests to channel c: no decoding to find it */
+        struct mc *mc = memsys_mc(ms, c);
         while (s->rlen[c]) {
             struct pend *p = &s->ring[(size_t)c * s->win + s->rhead[c]];
-            if (!memsys_can_accept(ms, p->addr, p->is_write)) {
+            if (!mc_can_accept(mc, p->is_write)) {
                 s->st.stall_cycles++;
                 break;
             }
             r.addr = p->addr;
             r.is_write = p->is_write;
             r.tag = p->tag;
-            memsys_enqueue(ms, &r, now);
+            memsys_enqueue_decoded(ms, &r, &p->da, now);
             p->is_write ? s->st.writes++ : s->st.reads++;
             s->st.requests++;
-            s->rhead[c] = (s->rhead[c] + 1) % s->win;
+            if (++s->rhead[c] == s->win) s->rhead[c] = 0;
             s->rlen[c]--;
             s->backlog--;
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mem/mc/policy.h"
+#include "mem/mc/ready_set.h"
 
 static const char *const row_policy_names[] = {"open", "close", NULL};
 
@@ -140,7 +141,34 @@ struct mc {
     uint64_t epoch;
     uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
 
+    uint32_t *bank_unit, *bank_bg; /* per flat bank: its rank unit and bank group */
+
+    /* Candidate index (policies with bank_cand, see policy.h): each bank's candidate in queue
+     * ci_q. Its command can issue once two parts have passed: the bank's own and its bank
+     * group's fences, kept per bank in the timing wheel ci_rs, and the rank unit's fences for
+     * that kind of command, kept in ci_unit (4 per unit). Split so that the command of one bank,
+     * which moves shared rank and bus fences, updates a few numbers instead of every bank.
+     * Events mark banks dirty (ask the policy again) or stale (same candidate, fences moved)
+     * and ci_sync() settles them before the next pick, so a cycle costs work only for the banks
+     * something touched. */
+    bool ci_on;
+    bool ci_marked; /* some bank is dirty or stale */
+    enum mc_q ci_q;
+    struct mc_req **ci_cand; /* [nbanks] */
+    uint64_t *ci_key;        /* [nbanks] the candidates' sort keys */
+    uint8_t *ci_kind;        /* [nbanks] rdy_slot() of the candidate's next command */
+    uint64_t *ci_unit;       /* [nunits][4] rank-unit part by rdy_slot(), DRAM_NEVER when blocked */
+    uint64_t *ci_dirty, *ci_qdirty, *ci_stale;
+    uint64_t *ci_kmask[4]; /* banks by ci_kind */
+    uint64_t *ci_ok;       /* banks whose candidate can issue in this command slot */
+    uint64_t *ci_view;     /* mcv_cand_ready()'s answer */
+    uint64_t *ci_umask;    /* [nunits][nwords] banks of each rank unit */
+    uint64_t *ci_gmask;    /* [nunits * bankgroups][nwords] banks of each bank group */
+    struct ready_set ci_rs;
+
     uint32_t nunits;
+    uint32_t npd;        /* rank units powered down */
+    uint64_t maint_at;   /* maintenance has nothing to do before this cycle */
     uint32_t *unit_q;    /* queued requests per rank unit */
     uint64_t *unit_last; /* last cycle a unit had work or a command */
     uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
@@ -276,6 +304,265 @@ void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out
     out->row = open < 0 ? 0 : (uint32_t)open;
 }
 
+/* ---- candidate index ---- */
+const uint64_t *mcv_cand_ready(const struct mc_view *v, unsigned cls) {
+    struct mc *m = v->m;
+    for (uint32_t w = 0; w < m->nwords; w++) m->ci_view[w] = m->ci_ok[w] & m->ci_rs.clsm[cls][w];
+    return m->ci_view;
+}
+struct mc_req *mcv_cand(const struct mc_view *v, uint32_t bank) {
+    return v->m->ci_cand[bank];
+}
+uint64_t mcv_cand_key(const struct mc_view *v, uint32_t bank) {
+    return v->m->ci_key[bank];
+}
+/* The hot bitmap loops take the word count as a parameter and are called with a constant 1 for
+ * channels of up to 64 banks (every preset), so that copy has no loop over words. */
+static inline uint32_t cand_min(const struct mc *m, unsigned cls, uint32_t nw) {
+    uint32_t best = UINT32_MAX;
+    uint64_t lo = UINT64_MAX;
+    for (uint32_t w = 0; w < nw; w++)
+        for (uint64_t bits = m->ci_ok[w] & m->ci_rs.clsm[cls][w]; bits; bits &= bits - 1) {
+            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (m->ci_key[b] < lo) lo = m->ci_key[b], best = b;
+        }
+    return best;
+}
+uint32_t mcv_cand_min(const struct mc_view *v, unsigned cls) {
+    const struct mc *m = v->m;
+    return m->nwords == 1 ? cand_min(m, cls, 1) : cand_min(m, cls, m->nwords);
+}
+
+_Static_assert((int)MC_NCLS == (int)RS_NCLS, "one ready-set class per candidate class");
+
+static const enum dram_cmd slot_cmd[4] = {DRAM_ACT, DRAM_PRE, DRAM_RD, DRAM_WR};
+
+/* The bank's part of its candidate's ready cycle (slot k): bank and bank-group fences. The
+ * command bus is left out too: it is free again one cycle after any command, so it only matters
+ * within a cycle (ci_filter). */
+static uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) {
+    uint64_t g = dram_bg_fence(&m->dram, slot_cmd[k], m->bank_unit[b], m->bank_bg[b]);
+    uint64_t f = dram_bank_fence(&m->dram.bank[b], slot_cmd[k]);
+    return f > g ? f : g;
+}
+
+/* The rank-unit parts of unit u for the slots in the bit set `kinds` (a refresh pending blocks
+ * everything). */
+static void ci_unit_refresh(struct mc *m, uint32_t u, unsigned kinds) {
+    uint64_t *p = m->ci_unit + 4 * (size_t)u;
+    for (unsigned k = 0; k < 4; k++)
+        if (kinds >> k & 1)
+            p[k] = m->ref_pending[u] ? DRAM_NEVER : dram_unit_ready(&m->dram, slot_cmd[k], u);
+}
+
+/* Asks the policy for bank b's candidate again. `moved`: a command went to the bank (its state
+ * and fences may have changed); otherwise only its queue did, and an unchanged answer needs no
+ * more work. */
+static void ci_recand(struct mc *m, uint32_t b, bool moved) {
+    uint32_t w = b >> 6;
+    uint64_t bit = 1ULL << (b & 63);
+    unsigned cls = 0;
+    uint64_t key = 0;
+    struct mc_req *c = m->pol->bank_cand(m->pst, &m->view, m->ci_q, b, &cls, &key);
+    struct mc_req *old = m->ci_cand[b];
+    if (!c) {
+        if (old) m->ci_kmask[m->ci_kind[b]][w] &= ~bit;
+        m->ci_cand[b] = NULL;
+        rs_del(&m->ci_rs, b);
+        return;
+    }
+    WS_ASSERT(cls < MC_NCLS && c->bank == b, "mc ch%u policy %s: bad candidate for bank %u", m->ch,
+              m->pol->name, b);
+    unsigned k = rdy_slot(mcv_next_cmd(&m->view, c));
+    if (!moved && c == old && k == m->ci_kind[b] && key == m->ci_key[b] && cls == m->ci_rs.cls[b])
+        return;
+    if (old) m->ci_kmask[m->ci_kind[b]][w] &= ~bit;
+    m->ci_cand[b] = c;
+    m->ci_kind[b] = (uint8_t)k;
+    m->ci_key[b] = key;
+    m->ci_kmask[k][w] |= bit;
+    rs_put(&m->ci_rs, b, ci_bank_part(m, b, k), cls);
+}
+
+/* Marks in `dst` the banks of mask `sel`; with kinds != 0 only those whose candidate's command
+ * slot is in the bit set `kinds`. */
+static inline void mark_w(struct mc *m, uint64_t *dst, const uint64_t *sel, unsigned kinds,
+                          uint32_t nw) {
+    for (uint32_t w = 0; w < nw; w++) {
+        uint64_t k = ~0ULL;
+        if (kinds) {
+            k = 0;
+            for (unsigned i = 0; i < 4; i++)
+                if (kinds >> i & 1) k |= m->ci_kmask[i][w];
+        }
+        dst[w] |= sel[w] & k;
+    }
+}
+static void ci_mark(struct mc *m, uint64_t *dst, const uint64_t *sel, unsigned kinds) {
+    m->ci_marked = true;
+    if (m->nwords == 1)
+        mark_w(m, dst, sel, kinds, 1);
+    else
+        mark_w(m, dst, sel, kinds, m->nwords);
+}
+
+static void ci_mark_bank(struct mc *m, uint32_t b) {
+    m->ci_dirty[b >> 6] |= 1ULL << (b & 63);
+    m->ci_marked = true;
+}
+static void ci_mark_queue(struct mc *m, uint32_t b) {
+    m->ci_qdirty[b >> 6] |= 1ULL << (b & 63);
+    m->ci_marked = true;
+}
+
+/* What a command can have changed (dram.c): its own bank's state, fences and hit count (the
+ * candidate may change); ACT also the ACT fences of its bank group and rank unit (tRRD, tFAW);
+ * a column command the column fences of its bank group and of every rank on its data bus; PRE
+ * nothing shared. Anything else (PREA, REF, power-down) redoes the whole rank unit. */
+static void ci_note_cmd(struct mc *m, enum dram_cmd cmd, const struct dram_addr *a, uint32_t unit,
+                        uint32_t bank) {
+    const uint64_t *group =
+        m->ci_gmask + (size_t)(unit * (uint32_t)m->s->bankgroups + a->bg) * m->nwords;
+    ci_mark_bank(m, bank);
+    switch (cmd) {
+    case DRAM_ACT:
+        ci_mark(m, m->ci_stale, group, 1u << 0);
+        ci_unit_refresh(m, unit, 1u << 0);
+        break;
+    case DRAM_PRE:
+        break;
+    case DRAM_RD:
+    case DRAM_RDA:
+    case DRAM_WR:
+    case DRAM_WRA: {
+        /* a write's bank-group fence also delays reads (tWTR_L) */
+        ci_mark(m, m->ci_stale, group, dram_cmd_is_read(cmd) ? 1u << 2 : 1u << 2 | 1u << 3);
+        uint32_t ranks = (uint32_t)m->s->ranks;
+        for (uint32_t u = a->pc * ranks; u < (a->pc + 1) * ranks; u++)
+            ci_unit_refresh(m, u, 1u << 2 | 1u << 3);
+        break;
+    }
+    default:
+        ci_mark(m, m->ci_dirty, m->ci_umask + (size_t)unit * m->nwords, 0);
+        ci_unit_refresh(m, unit, 0xf);
+        break;
+    }
+}
+
+/* Whether bank b's candidate can issue at m->now, command bus aside. */
+static bool ci_ready(const struct mc *m, uint32_t b) {
+    return rs_is_ready(&m->ci_rs, b) && m->ci_unit[4 * m->bank_unit[b] + m->ci_kind[b]] <= m->now;
+}
+
+#ifndef NDEBUG
+/* Debug builds: the index must equal what the policy and the timing model say from scratch. */
+static void ci_verify(struct mc *m) {
+    for (uint32_t b = 0; b < m->nbanks; b++) {
+        unsigned cls = 0;
+        uint64_t key = 0;
+        struct mc_req *c = m->pol->bank_cand(m->pst, &m->view, m->ci_q, b, &cls, &key);
+        WS_ASSERT(c == m->ci_cand[b] && (!c || key == m->ci_key[b]),
+                  "mc ch%u: cached candidate of bank %u wrong", m->ch, b);
+        if (!c) {
+            WS_ASSERT(!rs_has(&m->ci_rs, b), "mc ch%u: bank %u listed without candidate", m->ch, b);
+            continue;
+        }
+        enum dram_cmd cmd = mcv_next_cmd(&m->view, c);
+        unsigned k = rdy_slot(cmd);
+        WS_ASSERT(rs_has(&m->ci_rs, b) && m->ci_rs.cls[b] == cls && m->ci_kind[b] == k,
+                  "mc ch%u: bank %u candidate class or command wrong", m->ch, b);
+        uint64_t at = m->ci_rs.at[b], unit = m->ci_unit[4 * c->unit + k];
+        uint64_t bus = dram_cmd_bus_ready(&m->dram, cmd);
+        uint64_t want =
+            m->ref_pending[c->unit] ? DRAM_NEVER : dram_ready_at(&m->dram, cmd, &c->da, 0);
+        uint64_t got = at > unit ? at : unit;
+        if (got != DRAM_NEVER && bus > got) got = bus;
+        WS_ASSERT(got == want, "mc ch%u: cached readiness of bank %u (%s) %llu, should be %llu",
+                  m->ch, b, dram_cmd_names[cmd], (unsigned long long)got, (unsigned long long)want);
+        WS_ASSERT(rs_is_ready(&m->ci_rs, b) == (at <= m->now), "mc ch%u: bank %u ready bit wrong",
+                  m->ch, b);
+    }
+}
+#endif
+
+/* Settles the index at m->now: the current queue, the marked banks, the pending ones now due. */
+static void ci_sync(struct mc *m) {
+    enum mc_q q = m->draining ? MC_WRITEQ : MC_READQ;
+    if (q != m->ci_q) {
+        m->ci_q = q;
+        for (uint32_t u = 0; u < m->nunits; u++)
+            ci_mark(m, m->ci_dirty, m->ci_umask + (size_t)u * m->nwords, 0);
+    }
+    rs_advance(&m->ci_rs, m->now);
+    if (m->ci_marked) {
+        m->ci_marked = false; /* bank_cand and the ready set mark nothing */
+        for (uint32_t w = 0; w < m->nwords; w++) {
+            uint64_t d = m->ci_dirty[w], qd = m->ci_qdirty[w] & ~d, st = m->ci_stale[w] & ~d;
+            m->ci_dirty[w] = m->ci_qdirty[w] = m->ci_stale[w] = 0;
+            for (; d; d &= d - 1) ci_recand(m, w * 64 + (uint32_t)__builtin_ctzll(d), true);
+            for (; qd; qd &= qd - 1) ci_recand(m, w * 64 + (uint32_t)__builtin_ctzll(qd), false);
+            for (; st; st &= st - 1) {
+                uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(st);
+                if (m->ci_cand[b])
+                    rs_put(&m->ci_rs, b, ci_bank_part(m, b, m->ci_kind[b]), m->ci_rs.cls[b]);
+            }
+        }
+    }
+#ifndef NDEBUG
+    ci_verify(m);
+#endif
+}
+
+/* Finds the banks whose candidate can issue now (ci_ok), on a command bus that is free this
+ * cycle (with a dual command bus, the second slot of a cycle has only the other bus). False when
+ * there are none. */
+static inline bool filter_w(struct mc *m, uint32_t nw) {
+    const uint64_t now = m->now;
+    /* slots whose command bus is free: ACT and PRE on the row bus, RD and WR on the column bus */
+    const uint64_t row = dram_cmd_bus_ready(&m->dram, DRAM_ACT) <= now ? ~0ULL : 0;
+    const uint64_t col = dram_cmd_bus_ready(&m->dram, DRAM_RD) <= now ? ~0ULL : 0;
+    uint64_t any = 0;
+    for (uint32_t w = 0; w < nw; w++) {
+        const uint64_t k0 = m->ci_kmask[0][w] & row, k1 = m->ci_kmask[1][w] & row;
+        const uint64_t k2 = m->ci_kmask[2][w] & col, k3 = m->ci_kmask[3][w] & col;
+        const uint64_t *p = m->ci_unit, *um = m->ci_umask + w;
+        uint64_t ok = 0;
+        if (!(m->ci_rs.ready[w] & (k0 | k1 | k2 | k3))) {
+            m->ci_ok[w] = 0; /* most second slots: nothing ready on the free bus */
+            continue;
+        }
+        for (uint32_t u = 0; u < m->nunits; u++, p += 4, um += nw) {
+            /* the slots this unit's shared fences allow now */
+            uint64_t allowed = (p[0] <= now ? k0 : 0) | (p[1] <= now ? k1 : 0) |
+                               (p[2] <= now ? k2 : 0) | (p[3] <= now ? k3 : 0);
+            ok |= allowed & *um;
+        }
+        ok &= m->ci_rs.ready[w];
+        m->ci_ok[w] = ok;
+        any |= ok;
+    }
+    return any != 0;
+}
+static bool ci_filter(struct mc *m) {
+    return m->nwords == 1 ? filter_w(m, 1) : filter_w(m, m->nwords);
+}
+
+/* The exact earliest cycle a candidate can issue (command bus aside), DRAM_NEVER for none. */
+static inline uint64_t next_w(const struct mc *m, uint32_t nw) {
+    uint64_t lo = DRAM_NEVER;
+    for (uint32_t w = 0; w < nw; w++)
+        for (uint64_t bits = m->ci_rs.in[w]; bits; bits &= bits - 1) {
+            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            uint64_t t = m->ci_rs.at[b], u = m->ci_unit[4 * m->bank_unit[b] + m->ci_kind[b]];
+            if (u > t) t = u;
+            if (t < lo) lo = t;
+        }
+    return lo;
+}
+static uint64_t ci_next(const struct mc *m) {
+    return m->nwords == 1 ? next_w(m, 1) : next_w(m, m->nwords);
+}
+
 /* ---- lifecycle ---- */
 struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
                      struct cfg *c, struct ws_err *e) {
@@ -310,9 +597,11 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
     m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
+    m->bank_unit = calloc(m->nbanks, sizeof *m->bank_unit);
+    m->bank_bg = calloc(m->nbanks, sizeof *m->bank_bg);
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
-        !m->ref_pending || !m->unit_epoch) {
+        !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -320,6 +609,10 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     for (size_t i = 0; i < nslots; i++) {
         m->pool[i].qnext = m->free_list;
         m->free_list = &m->pool[i];
+    }
+    for (uint32_t b = 0; b < m->nbanks; b++) {
+        m->bank_unit[b] = b / m->dram.nbanks_unit;
+        m->bank_bg[b] = b % m->dram.nbanks_unit / (uint32_t)spec->banks_per_group;
     }
     /* Stagger refreshes over the tREFI interval across ranks and channels, so the system never
      * refreshes everything at once. The pseudo-channels of one channel refresh together: they
@@ -355,6 +648,36 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         mc_destroy(m);
         return NULL;
     }
+    if (m->pol->bank_cand) {
+        m->ci_on = true;
+        m->ci_cand = calloc(m->nbanks, sizeof *m->ci_cand);
+        m->ci_key = calloc(m->nbanks, sizeof *m->ci_key);
+        m->ci_unit = calloc(4 * (size_t)m->nunits, sizeof *m->ci_unit);
+        m->ci_kind = calloc(m->nbanks, sizeof *m->ci_kind);
+        /* dirty, stale, 4 kind masks, ok, view, qdirty, unit and bank-group masks in one block */
+        size_t ngroups = (size_t)m->nunits * (size_t)spec->bankgroups;
+        m->ci_dirty = calloc((size_t)m->nwords * (9 + m->nunits + ngroups), sizeof(uint64_t));
+        if (!m->ci_cand || !m->ci_key || !m->ci_unit || !m->ci_kind || !m->ci_dirty ||
+            rs_init(&m->ci_rs, m->nbanks, e) != 0) {
+            ws_fail(e, "out of memory");
+            mc_destroy(m);
+            return NULL;
+        }
+        m->ci_stale = m->ci_dirty + m->nwords;
+        for (unsigned k = 0; k < 4; k++) m->ci_kmask[k] = m->ci_dirty + (2 + k) * (size_t)m->nwords;
+        m->ci_ok = m->ci_dirty + 6 * (size_t)m->nwords;
+        m->ci_view = m->ci_dirty + 7 * (size_t)m->nwords;
+        m->ci_qdirty = m->ci_dirty + 8 * (size_t)m->nwords;
+        m->ci_umask = m->ci_dirty + 9 * (size_t)m->nwords;
+        m->ci_gmask = m->ci_umask + (size_t)m->nunits * m->nwords;
+        for (uint32_t b = 0; b < m->nbanks; b++) {
+            uint64_t bit = 1ULL << (b & 63);
+            m->ci_umask[(size_t)m->bank_unit[b] * m->nwords + b / 64] |= bit;
+            size_t g = (size_t)m->bank_unit[b] * (size_t)spec->bankgroups + m->bank_bg[b];
+            m->ci_gmask[g * m->nwords + b / 64] |= bit;
+        }
+        for (uint32_t u = 0; u < m->nunits; u++) ci_unit_refresh(m, u, 0xf);
+    }
     return m;
 }
 
@@ -376,6 +699,14 @@ void mc_destroy(struct mc *m) {
     free(m->ref_due);
     free(m->ref_pending);
     free(m->unit_epoch);
+    free(m->bank_unit);
+    free(m->bank_bg);
+    free(m->ci_cand);
+    free(m->ci_key);
+    free(m->ci_unit);
+    free(m->ci_kind);
+    free(m->ci_dirty);
+    rs_free(&m->ci_rs);
     free(m->wset);
     free(m);
 }
@@ -418,8 +749,7 @@ static void account(struct mc *m, uint64_t now) {
     uint64_t dt = now - m->occ_t;
     m->st.rq_occ_sum += dt * m->len[MC_READQ];
     m->st.wq_occ_sum += dt * m->len[MC_WRITEQ];
-    for (uint32_t u = 0; u < m->nunits; u++)
-        if (m->dram.rank[u].pd) m->st.pd_cycles += dt;
+    m->st.pd_cycles += dt * m->npd;
     m->occ_t = now;
 }
 
@@ -491,10 +821,12 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
               r->is_write ? "write" : "read");
     struct mc_req *x = m->free_list;
     m->free_list = x->qnext;
-    memset(x, 0, sizeof *x);
+    /* every field set once (no memset: this is per request) */
     x->r = *r;
     x->r.ts[MEM_TS_MC_ENQ] = now;
     x->da = *da;
+    x->qnext = x->bnext = NULL;
+    memset(x->scratch, 0, sizeof x->scratch);
     x->bank = dram_bank_index(&m->dram, da);
     x->unit = dram_unit_of(&m->dram, da);
     x->seq = m->seq++;
@@ -522,6 +854,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     m->unit_q[x->unit]++;
     m->unit_last[x->unit] = now;
     if (x->is_write) wset_put(m, x);
+    if (m->ci_on && q == m->ci_q) ci_mark_queue(m, b);
     if (m->pol->on_enqueue) m->pol->on_enqueue(m->pst, &m->view, x);
     if (m->wake > now) m->wake = now;
 }
@@ -550,6 +883,7 @@ static void unlink_req(struct mc *m, struct mc_req *x) {
     if (m->dram.bank[b].open_row == (int32_t)x->da.row) m->hitq[q][b]--;
     m->unit_q[x->unit]--;
     if (x->is_write) wset_del(m, x);
+    if (m->ci_on && q == m->ci_q) ci_mark_queue(m, b);
     x->qnext = m->free_list;
     m->free_list = x;
 }
@@ -591,10 +925,19 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     if (x && m->cfg.row_policy == MC_CLOSE_PAGE && (cmd == DRAM_RD || cmd == DRAM_WR) &&
         !other_hit_pending(m, x))
         cmd = cmd == DRAM_RD ? DRAM_RDA : DRAM_WRA;
-    uint64_t ready = dram_ready_at(&m->dram, cmd, a, now);
-    WS_ASSERT(ready <= now, "mc ch%u policy %s chose %s at %llu, not issuable before %llu", m->ch,
-              m->pol->name, dram_cmd_names[cmd], (unsigned long long)now,
-              (unsigned long long)ready);
+    /* A ready candidate of the index needs no second opinion in release builds: debug builds
+     * verify the index against the timing model every cycle, and check every command here. */
+    bool known = x && m->ci_on && m->ci_cand[x->bank] == x && ci_ready(m, x->bank) &&
+                 m->ci_kind[x->bank] == rdy_slot(cmd) && dram_cmd_bus_ready(&m->dram, cmd) <= now;
+#ifndef NDEBUG
+    known = false;
+#endif
+    if (!known) {
+        uint64_t ready = dram_ready_at(&m->dram, cmd, a, now);
+        WS_ASSERT(ready <= now, "mc ch%u policy %s chose %s at %llu, not issuable before %llu",
+                  m->ch, m->pol->name, dram_cmd_names[cmd], (unsigned long long)now,
+                  (unsigned long long)ready);
+    }
     if (x) {
         enum dram_cmd want = mcv_next_cmd(&m->view, x);
         bool ok = want == cmd || (want == DRAM_RD && cmd == DRAM_RDA) ||
@@ -604,7 +947,7 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     }
     uint32_t bank = dram_bank_index(&m->dram, a);
     int32_t open_before = m->dram.bank[bank].open_row;
-    dram_issue(&m->dram, cmd, a, now);
+    dram_issue_checked(&m->dram, cmd, a, now);
     /* A command moves the fences of its own rank unit; a column command also those of the other
      * ranks on its data bus. Command-bus slots are applied at use (see mcv_ready_at). */
     uint32_t unit = dram_unit_of(&m->dram, a);
@@ -613,7 +956,8 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
         for (uint32_t k = 0; k < (uint32_t)m->s->ranks; k++)
             m->unit_epoch[a->pc * (uint32_t)m->s->ranks + k] = m->epoch;
     track_hits(m, cmd, a, bank);
-    m->unit_last[dram_unit_of(&m->dram, a)] = now;
+    if (m->ci_on) ci_note_cmd(m, cmd, a, unit, bank);
+    m->unit_last[unit] = now;
     switch (cmd) {
     case DRAM_ACT:
         m->st.n_act++, m->hits_served[bank] = 0;
@@ -641,10 +985,10 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
         break;
     case DRAM_PDEF:
     case DRAM_PDES:
-        m->st.n_pde++;
+        m->st.n_pde++, m->npd++;
         break;
     case DRAM_PDX:
-        m->st.n_pdx++;
+        m->st.n_pdx++, m->npd--;
         break;
     case DRAM_NCMD:
         break;
@@ -695,15 +1039,16 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
 /* Refresh and power management come before the policy: a due refresh closes the rank's banks
  * (PREA) and issues REF; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle
  * rank powers down after pd_idle cycles. Returns true and fills *ch when it wants a command. */
-static bool maintenance(struct mc *m, struct mc_choice *ch) {
+static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
     uint64_t now = m->now;
+    uint32_t ranks = (uint32_t)m->s->ranks;
     for (uint32_t u = 0; u < m->nunits; u++) {
         struct dram_rank *r = &m->dram.rank[u];
-        struct dram_addr a = {
-            .ch = m->ch, .pc = u / (uint32_t)m->s->ranks, .rank = u % (uint32_t)m->s->ranks};
+        struct dram_addr a = {.ch = m->ch, .pc = u / ranks, .rank = u % ranks};
         if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
             m->unit_epoch[u] = ++m->epoch;
+            if (m->ci_on) ci_unit_refresh(m, u, 0xf);
         }
         if (r->pd) {
             if ((m->unit_q[u] || m->ref_pending[u]) &&
@@ -739,6 +1084,20 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
     return false;
 }
 
+/* Skips the per-unit scan in the cycles where it cannot act: with power-down off and no refresh
+ * under way, nothing happens before the next refresh deadline. maint_at = 0 means "every cycle"
+ * (refresh pending, a rank powered down, or power management on). */
+static bool maintenance(struct mc *m, struct mc_choice *ch) {
+    if (m->now < m->maint_at) return false;
+    bool want = maintenance_scan(m, ch);
+    uint64_t t = DRAM_NEVER;
+    if (m->cfg.pd_mode != MC_PD_OFF || m->npd) t = 0;
+    for (uint32_t u = 0; u < m->nunits && t; u++)
+        t = m->ref_pending[u] ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
+    m->maint_at = t;
+    return want;
+}
+
 /* Drain mode: a watermark drain starts at wq_hi and holds until wq_lo; independently, writes
  * drain whenever no read is queued (if enabled). An episode is counted when draining starts. */
 static void update_drain(struct mc *m) {
@@ -765,6 +1124,13 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
         memset(&ch, 0, sizeof ch);
         if (!maintenance(m, &ch)) {
             update_drain(m);
+            if (m->ci_on) {
+                ci_sync(m);
+                /* no candidate can issue: pick() could only say no, unless it asked to be
+                 * woken now (a request in the past is answered by this call) */
+                if (!ci_filter(m) && (!m->wake_req || m->wake_req > now)) break;
+                if (m->wake_req <= now) m->wake_req = 0;
+            }
             if (!m->pol->pick(m->pst, &m->view, &ch)) break;
         }
         if (issue(m, &ch, e) != 0) return -1;
@@ -774,16 +1140,30 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
         m->wake = now + 1;
         return 0;
     }
+    /* Nothing issued: sleep until the earliest cycle anything can change on its own. */
     uint64_t w = m->min_seen;
-    for (uint32_t u = 0; u < m->nunits; u++) {
-        if (m->ref_pending[u] || m->dram.rank[u].pd) {
-            w = now + 1; /* refresh or wake-up sequence in progress */
-            break;
-        }
-        if (m->ref_due[u] < w) w = m->ref_due[u];
-        if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u]) {
-            uint64_t t = m->unit_last[u] + (uint64_t)m->cfg.pd_idle;
-            if (t < w) w = t <= now ? now + 1 : t;
+    if (m->ci_on) {
+        uint64_t t = ci_next(m);
+        if (t < w) w = t;
+    }
+    if (m->cfg.pd_mode == MC_PD_OFF) {
+        /* maint_at is fresh (maintenance ran or had nothing to do before it): 0 while a refresh
+         * is under way, else the next refresh deadline */
+        if (m->maint_at <= now)
+            w = now + 1;
+        else if (m->maint_at < w)
+            w = m->maint_at;
+    } else {
+        for (uint32_t u = 0; u < m->nunits; u++) {
+            if (m->ref_pending[u] || m->dram.rank[u].pd) {
+                w = now + 1; /* refresh or wake-up sequence in progress */
+                break;
+            }
+            if (m->ref_due[u] < w) w = m->ref_due[u];
+            if (!m->unit_q[u]) {
+                uint64_t t = m->unit_last[u] + (uint64_t)m->cfg.pd_idle;
+                if (t < w) w = t <= now ? now + 1 : t;
+            }
         }
     }
     if (m->wake_req > now && m->wake_req < w) w = m->wake_req;

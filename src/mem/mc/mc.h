@@ -39,9 +39,9 @@ extern const struct cfg_key mc_cfg_keys[];
 extern const unsigned mc_cfg_nkeys;
 int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e);
 
-/* A queued request. Policies read every field; they may write only `scratch`. */
+/* A queued request. Policies read every field; they may write only `scratch`. The fields the
+ * scheduler walks come first, within two cache lines; the request itself last. */
 struct mc_req {
-    struct mem_req r;
     struct dram_addr da;
     uint32_t bank;     /* flat bank index within the channel */
     uint32_t unit;     /* rank unit (pc * ranks + rank) */
@@ -52,6 +52,7 @@ struct mc_req {
     struct mc_req *qprev, *qnext; /* queue in arrival order */
     struct mc_req *bprev, *bnext; /* same queue, same bank, arrival order */
     uint64_t scratch[4];
+    struct mem_req r;
 };
 
 struct mc_stats {

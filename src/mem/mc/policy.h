@@ -7,7 +7,20 @@
  * from RD/WR to RDA/WRA) or an "at-large" command without a request (ACT/PRE/PREA, e.g. a
  * speculative precharge); the controller asserts that the choice is issuable now. Policies keep
  * their state in their own struct (no file-scope mutable state) and may write only
- * mc_req.scratch of requests. on_enqueue/on_issue/on_complete may be NULL. */
+ * mc_req.scratch of requests. on_enqueue/on_issue/on_complete may be NULL.
+ *
+ * Candidate index (optional, bank_cand): a policy that ranks requests bank by bank (each bank
+ * offers at most one request of the current queue, e.g. FR-FCFS's oldest row hit, else its oldest
+ * request) names that request in bank_cand(), with a class and a sort key of its own choosing,
+ * and the controller keeps, for every bank, the cycle its candidate's next command can issue.
+ * mcv_cand_ready() then lists the banks whose candidate can issue now, one bitmap per class, and
+ * mcv_cand_min() the one with the smallest key; a cycle in which none can costs no pick() call at
+ * all (the controller sleeps until the earliest one can). bank_cand() must be pure and depend
+ * only on that bank's requests in queue q, its open row and mcv_row_hits_served(): the
+ * controller asks again whenever one of those may have changed. The index is an accelerator, not
+ * a restriction: every other accessor stays available and pick() may still choose any issuable
+ * command, but with bank_cand it runs only in cycles where some candidate can issue or a wake it
+ * requested (mcv_request_wake) is due. */
 #pragma once
 
 #include <stdbool.h>
@@ -43,7 +56,14 @@ struct mc_policy {
     void (*on_enqueue)(void *st, const struct mc_view *v, struct mc_req *r);
     void (*on_issue)(void *st, const struct mc_view *v, const struct mc_choice *c);
     void (*on_complete)(void *st, const struct mc_view *v, const struct mc_req *r);
+    /* Candidate of `bank` in queue q, NULL for none; *cls in [0, MC_NCLS) is the class its bank
+     * is listed under in mcv_cand_ready(), *key its rank for mcv_cand_min() (e.g. its seq). May
+     * be NULL (no index). */
+    struct mc_req *(*bank_cand)(void *st, const struct mc_view *v, enum mc_q q, uint32_t bank,
+                                unsigned *cls, uint64_t *key);
 };
+
+enum { MC_NCLS = 4 }; /* candidate classes of the index */
 
 /* Registry (policies.def). */
 const struct mc_policy *mc_policy_find(const char *name);
@@ -93,3 +113,14 @@ static inline void mcv_choose(const struct mc_view *v, struct mc_req *r, struct 
 void mcv_request_wake(const struct mc_view *v, uint64_t t);
 /* A request's DRAM location for an at-large command to its bank. */
 void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out);
+
+/* ---- candidate index (policies with bank_cand) ---- */
+/* Banks (bitmap over flat bank indices) whose candidate in the current queue (draining: write
+ * queue) can issue now, listed under the class bank_cand() gave it. Valid until the next call. */
+const uint64_t *mcv_cand_ready(const struct mc_view *v, unsigned cls);
+/* The bank's candidate as bank_cand() named it (NULL for none), and its key. */
+struct mc_req *mcv_cand(const struct mc_view *v, uint32_t bank);
+uint64_t mcv_cand_key(const struct mc_view *v, uint32_t bank);
+/* The bank of mcv_cand_ready(v, cls) whose candidate has the smallest key (the first such bank on
+ * a tie), UINT32_MAX when there is none. */
+uint32_t mcv_cand_min(const struct mc_view *v, unsigned cls);

@@ -20,19 +20,21 @@ static void fcfs_destroy(void *st) {
     free(st);
 }
 
+/* Each bank offers its oldest request (one class); the oldest ready offer goes first. */
+static struct mc_req *fcfs_bank_cand(void *st, const struct mc_view *v, enum mc_q q, uint32_t bank,
+                                     unsigned *cls, uint64_t *key) {
+    (void)st;
+    struct mc_req *r = mcv_bank_head(v, q, bank);
+    *cls = 0;
+    if (r) *key = r->seq;
+    return r;
+}
+
 static bool fcfs_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;
-    enum mc_q q = mcv_draining(v) ? MC_WRITEQ : MC_READQ;
-    const uint64_t *mask = mcv_bank_mask(v, q);
-    uint32_t nwords = (mcv_nbanks(v) + 63) / 64;
-    struct mc_req *best = NULL;
-    for (uint32_t w = 0; w < nwords; w++)
-        for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
-            struct mc_req *r = mcv_bank_head(v, q, w * 64 + (uint32_t)__builtin_ctzll(bits));
-            if ((!best || r->seq < best->seq) && mcv_issuable(v, r)) best = r;
-        }
-    if (!best) return false;
-    mcv_choose(v, best, out);
+    uint32_t b = mcv_cand_min(v, 0);
+    if (b == UINT32_MAX) return false;
+    mcv_choose(v, mcv_cand(v, b), out);
     return true;
 }
 
@@ -42,4 +44,5 @@ const struct mc_policy mc_policy_fcfs = {
     .create = fcfs_create,
     .destroy = fcfs_destroy,
     .pick = fcfs_pick,
+    .bank_cand = fcfs_bank_cand,
 };

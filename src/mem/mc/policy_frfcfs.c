@@ -15,9 +15,15 @@ static void frfcfs_destroy(void *st) {
     free(st);
 }
 
+static struct mc_req *frfcfs_bank_cand(void *st, const struct mc_view *v, enum mc_q q,
+                                       uint32_t bank, unsigned *cls, uint64_t *key) {
+    (void)st;
+    return frfcfs_cand(v, q, bank, 0, cls, key);
+}
+
 static bool frfcfs_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;
-    return frfcfs_select(v, 0, out);
+    return frfcfs_oldest_ready(v, out);
 }
 
 const struct mc_policy mc_policy_frfcfs = {
@@ -26,4 +32,5 @@ const struct mc_policy mc_policy_frfcfs = {
     .create = frfcfs_create,
     .destroy = frfcfs_destroy,
     .pick = frfcfs_pick,
+    .bank_cand = frfcfs_bank_cand,
 };

@@ -33,9 +33,15 @@ static void cap_destroy(void *st) {
     free(st);
 }
 
-static bool cap_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
+static struct mc_req *cap_bank_cand(void *st, const struct mc_view *v, enum mc_q q, uint32_t bank,
+                                    unsigned *cls, uint64_t *key) {
     const struct frfcfs_cap *p = st;
-    return frfcfs_select(v, (uint32_t)p->cap, out);
+    return frfcfs_cand(v, q, bank, (uint32_t)p->cap, cls, key);
+}
+
+static bool cap_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
+    (void)st;
+    return frfcfs_oldest_ready(v, out);
 }
 
 const struct mc_policy mc_policy_frfcfs_cap = {
@@ -46,4 +52,5 @@ const struct mc_policy mc_policy_frfcfs_cap = {
     .create = cap_create,
     .destroy = cap_destroy,
     .pick = cap_pick,
+    .bank_cand = cap_bank_cand,
 };
