@@ -84,6 +84,14 @@ const struct stat_desc gpu_summary_desc[] = {
        "mean latency divergence: slowest - fastest off-chip turnaround of one warp-load"),
     SD(load_time_mean, STAT_REAL, "core cycles",
        "mean load-warp execution time: issue to the last request back"),
+    SD(ns_noc_req, STAT_REAL, "ns", "stage latency: request network, push to pop"),
+    SD(ns_l2_hit, STAT_REAL, "ns", "stage latency: L2 access to reply ready, served by the L2"),
+    SD(ns_l2_miss, STAT_REAL, "ns", "stage latency: L2 access to reply ready, waited for DRAM"),
+    SD(ns_mc_queue, STAT_REAL, "ns", "stage latency: controller arrival to column command (reads)"),
+    SD(ns_dram, STAT_REAL, "ns", "stage latency: column command to last data beat (reads)"),
+    SD(ns_noc_rep, STAT_REAL, "ns", "stage latency: reply network, push to pop"),
+    SD(ns_offchip_req, STAT_REAL, "ns",
+       "round trip of an off-chip request: LDST issue to back at the SM"),
     SD(requests, STAT_COUNTER, "", "memory requests created (LDST line requests, L1 fetches)"),
     SD(requests_returned, STAT_COUNTER, "", "memory requests that came back and were released"),
     /* host_seconds, warp_insts_per_s and cycles_per_s are printed, never written to result
@@ -676,6 +684,16 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     s->offchip_per_load = ws_hist_mean(&c->offchip_per_load);
     s->lat_div_mean = ws_hist_mean(&c->lat_div);
     s->load_time_mean = ws_hist_mean(&c->load_time);
+    const struct clocks *k = &g->clk;
+#define NS(dom, cycles) ((cycles) * (double)k->period_fs[dom] / 1e6)
+    s->ns_noc_req = NS(CLK_NOC, s->noc_req_lat);
+    s->ns_noc_rep = NS(CLK_NOC, s->noc_rep_lat);
+    s->ns_l2_hit = NS(CLK_L2, ws_hist_mean(&g->sp_sum.lat_l2_hit));
+    s->ns_l2_miss = NS(CLK_L2, ws_hist_mean(&g->sp_sum.lat_l2_miss));
+    s->ns_mc_queue = NS(CLK_DRAM, ws_hist_mean(&g->sp_sum.lat_mc_q));
+    s->ns_dram = NS(CLK_DRAM, ws_hist_mean(&g->sp_sum.lat_dram));
+    s->ns_offchip_req = NS(CLK_CORE, ws_hist_mean(&c->req_turnaround));
+#undef NS
     s->requests = g->pool.allocated;
     s->requests_returned = g->pool.freed;
     s->host_seconds = seconds;

@@ -40,6 +40,8 @@ struct gpu_summary {
     uint64_t load_warps;
     double offchip_per_load; /* mean off-chip requests per load warp: LOA/MOA/HOA */
     double lat_div_mean, load_time_mean;
+    /* average latency per stage, ns */
+    double ns_noc_req, ns_l2_hit, ns_l2_miss, ns_mc_queue, ns_dram, ns_noc_rep, ns_offchip_req;
     uint64_t requests, requests_returned;
     double host_seconds, warp_insts_per_s, cycles_per_s;
     bool stopped_early; /* max_cycles / max_insts reached */

@@ -16,6 +16,14 @@ const struct stat_desc subpart_stat_desc[] = {
     SD(stall_resfail, "L2 cycles the head request got a reservation failure and was retried"),
     SD(stall_dram, "L2 cycles a miss waited for room in the memory controller's queue"),
     SD(stall_out_full, "L2 cycles a finished request waited for room in the output queue"),
+    {"lat_l2_hit", STAT_HIST, offsetof(struct subpart_stats, lat_l2_hit), "L2 cycles",
+     "L2 access to reply ready, for requests the L2 served (hits, stores, atomics)"},
+    {"lat_l2_miss", STAT_HIST, offsetof(struct subpart_stats, lat_l2_miss), "L2 cycles",
+     "L2 access to reply ready, for requests that waited for DRAM data"},
+    {"lat_mc_q", STAT_HIST, offsetof(struct subpart_stats, lat_mc_q), "DRAM cycles",
+     "memory-controller queueing of a read burst: arrival to its column command"},
+    {"lat_dram", STAT_HIST, offsetof(struct subpart_stats, lat_dram), "DRAM cycles",
+     "DRAM service of a read burst: column command to its last data beat"},
 };
 const unsigned subpart_stat_ndesc = sizeof subpart_stat_desc / sizeof subpart_stat_desc[0];
 
@@ -195,8 +203,8 @@ struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cf
     s->nfetch = (uint32_t)sc->dram_q;
     s->ret_cap = s->nfetch * MAX_BURSTS;
     if (ring_init(&s->in, (uint32_t)sc->in_q) || ring_init(&s->out, (uint32_t)sc->out_q) ||
-        dring_init(&s->hitq, (uint32_t)s->hit_lat + 2) ||
-        dring_init(&s->atomq, (uint32_t)(s->hit_lat + (uint64_t)sc->atomic_lat) + 2) ||
+        dring_init(&s->hitq, 4 * ((uint32_t)s->hit_lat + 2)) ||
+        dring_init(&s->atomq, 4 * ((uint32_t)(s->hit_lat + (uint64_t)sc->atomic_lat) + 2)) ||
         !(s->fetch = calloc(s->nfetch, sizeof *s->fetch)) ||
         !(s->ret = calloc(s->ret_cap, sizeof *s->ret))) {
         ws_fail(e, "out of memory");
@@ -251,6 +259,7 @@ static bool drain_delay(struct subpart *s, struct dring *q, uint64_t now) {
         }
         struct mem_req *r = q->v[q->head].r;
         r->addr = to_global(s, r->addr);
+        ws_hist_add(r->offchip ? &s->st.lat_l2_miss : &s->st.lat_l2_hit, now - r->ts[MEM_TS_L2]);
         ring_push(&s->out, r);
         q->head = (q->head + 1) % q->cap;
         q->n--;
@@ -293,6 +302,11 @@ static void ret_insert(struct subpart *s, uint64_t at, uint32_t fetch) {
 
 void subpart_dram_done(struct subpart *s, const struct mc_req *mr) {
     if (mr->r.is_write) return;
+    const uint64_t *ts = mr->r.ts;
+    if (ts[MEM_TS_COL] != UINT64_MAX) { /* not forwarded from a queued write */
+        ws_hist_add(&s->st.lat_mc_q, ts[MEM_TS_COL] - ts[MEM_TS_MC_ENQ]);
+        ws_hist_add(&s->st.lat_dram, ts[MEM_TS_DATA] - ts[MEM_TS_COL]);
+    }
     ret_insert(s, mr->r.ts[MEM_TS_DATA], (uint32_t)(mr->r.tag & 0xffffffffu));
 }
 
@@ -341,6 +355,7 @@ static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
     d.kind = s->cur.kind;
     d.tag = (uint64_t)s->id << 32 | s->cur_fetch;
     d.ts[MEM_TS_L2] = now;
+    d.ts[MEM_TS_COL] = UINT64_MAX; /* stays so when the controller forwards it */
     memsys_enqueue(s->ms, &d, dram_now);
     if (wr)
         s->st.dram_writes++;
@@ -365,22 +380,21 @@ static void complete_fetches(struct subpart *s, uint64_t now, uint64_t dram_now)
     }
 }
 
-/* Requests the fills satisfied go to the output (atomics through the atomic unit first). */
+/* Requests the fills satisfied leave through the same data pipeline as hits (the L2 hit
+ * latency), atomics through the atomic unit too. */
 static bool release_ready(struct subpart *s, uint64_t now) {
     bool did = false;
     while (cache_ready_pending(s->l2)) {
-        if (ring_full(&s->out) || s->atomq.n == s->atomq.cap) {
+        if (s->hitq.n == s->hitq.cap || s->atomq.n == s->atomq.cap) {
             s->st.stall_out_full++;
             break;
         }
         struct mem_req *r = cache_ready_pop(s->l2);
         r->offchip = true;
-        if (r->kind == MEM_ATOMIC) {
-            delay_push(&s->atomq, r, now + (uint64_t)s->cfg.atomic_lat);
-        } else {
-            r->addr = to_global(s, r->addr);
-            ring_push(&s->out, r);
-        }
+        if (r->kind == MEM_ATOMIC)
+            delay_push(&s->atomq, r, now + s->hit_lat + (uint64_t)s->cfg.atomic_lat);
+        else
+            delay_push(&s->hitq, r, now + s->hit_lat);
         did = true;
     }
     return did;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "base/hist.h"
 #include "cache/cache.h"
 #include "mem/mc/mc.h"
 #include "mem/memsys.h"
@@ -29,6 +30,11 @@ struct subpart_stats {
     uint64_t stall_resfail;           /* L2 cycles the head request got a reservation failure */
     uint64_t stall_dram;              /* L2 cycles a miss waited for room in the controller */
     uint64_t stall_out_full;          /* L2 cycles a ready reply waited for room in the output */
+    /* Latency per stage (definitions in subpart_stat_desc). */
+    struct ws_hist lat_l2_hit;  /* L2 cycles: L2 access -> reply ready, served by the L2 */
+    struct ws_hist lat_l2_miss; /* L2 cycles: L2 access -> reply ready, waited for DRAM */
+    struct ws_hist lat_mc_q;    /* DRAM cycles: controller arrival -> column command, reads */
+    struct ws_hist lat_dram;    /* DRAM cycles: column command -> last data beat, reads */
 };
 
 struct subpart;
