@@ -70,14 +70,19 @@ static int parse(struct run_opts *o, int argc, char **argv, struct ws_err *e) {
     return 0;
 }
 
+/* One line, rewritten in place: the kernel, its CTAs done, cycles, speed and the kernel's ETA
+ * (from its share of CTAs done; later kernels of a host loop are not known in advance). */
 static void show_progress(void *ctx, const struct gpu_progress *p) {
     (void)ctx;
     double rate = p->host_seconds > 0 ? (double)p->warp_insts / p->host_seconds : 0;
     double frac = p->ctas_total ? (double)p->ctas_done / (double)p->ctas_total : 0;
+    char eta[32] = "?";
+    if (frac > 0) snprintf(eta, sizeof eta, "%.1f s", p->kernel_seconds * (1 - frac) / frac);
     fprintf(stderr,
-            "\r  kernel %u %-20.20s %5.1f%% CTAs  %12llu cycles  %.2f M warp insts/s  %.1f s   ",
+            "\r  kernel %u %-20.20s %5.1f%% CTAs  %12llu cycles  %.2f M warp insts/s  "
+            "%.1f s, kernel ETA %s   ",
             p->kernel_id, p->kernel, 100.0 * frac, (unsigned long long)p->cycles, rate / 1e6,
-            p->host_seconds);
+            p->host_seconds, eta);
     fflush(stderr);
 }
 

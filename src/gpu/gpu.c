@@ -136,6 +136,7 @@ struct gpu {
     struct cache_stats l1_sum, l2_sum;
     struct subpart_stats sp_sum;
     uint64_t cycles_base; /* core cycle of the first launch */
+    double kernel_t0;     /* host time of the current launch */
     gpu_progress_fn progress;
     void *progress_ctx;
 };
@@ -557,9 +558,14 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
             double h = host_now();
             if (g->progress && h - last_report > 0.25) {
                 last_report = h;
-                struct gpu_progress p = {g->k.name,      g->k.id,      cyc - g->cycles_base,
-                                         total_insts(g), g->ctas_done, g->k.ncta,
-                                         h - t0};
+                struct gpu_progress p = {.kernel = g->k.name,
+                                         .kernel_id = g->k.id,
+                                         .cycles = cyc - g->cycles_base,
+                                         .warp_insts = total_insts(g),
+                                         .ctas_done = g->ctas_done,
+                                         .ctas_total = g->k.ncta,
+                                         .host_seconds = h - t0,
+                                         .kernel_seconds = h - g->kernel_t0};
                 g->progress(g->progress_ctx, &p);
             }
         }
@@ -600,6 +606,7 @@ static int launch(struct gpu *g, struct ws_err *e) {
                        "memory) does not fit on an SM",
                        g->k.id, g->k.name, g->k.threads, g->k.regs, g->k.smem);
     if (g->cfg.warm_l2 && g->k.ncopies) warm(g);
+    g->kernel_t0 = host_now();
     g->next_cta = 0;
     g->ctas_done = 0;
     g->next_sm = 0;

@@ -58,7 +58,8 @@ struct gpu_progress {
     uint32_t kernel_id;
     uint64_t cycles, warp_insts;
     uint64_t ctas_done, ctas_total;
-    double host_seconds;
+    double host_seconds;   /* since the run started */
+    double kernel_seconds; /* since this kernel was launched */
 };
 typedef void (*gpu_progress_fn)(void *ctx, const struct gpu_progress *p);
 
