@@ -14,9 +14,10 @@ $(BUILD)/Makefile:
 build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The default GPU (configs/rtx2060s.ini) on Rodinia-style BFS with FR-FCFS.
+# The default GPU (configs/rtx2060s.ini) on Rodinia-style BFS with FR-FCFS, on a generated graph
+# of 262,144 nodes (10 MB of arrays: more than the 4 MB L2, so the DRAM is exercised).
 run: build
-	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set mc.policy=frfcfs -o $(BUILD)/bfs.json
+	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set workload.bfs.nodes=262144 --set mc.policy=frfcfs -o $(BUILD)/bfs.json
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
