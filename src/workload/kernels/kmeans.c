@@ -3,8 +3,9 @@
  * in the form GPU memory studies use: features read from global memory point-major,
  * features[point * nfeatures + j], instead of Rodinia's transposed texture copy, so the 32 lanes
  * of a warp read 32 addresses nfeatures * 4 bytes apart (a different line each: HOA). Cluster
- * centres are read from global memory (clusters_d, the pointer Rodinia passes the kernel) rather
- * than the c_clusters constant copy; all lanes read the same centre word, one request per warp.
+ * centres are read as Rodinia reads them, from the c_clusters constant copy (modelled at the
+ * address of clusters_d, the copy the host makes each launch); all lanes read the same centre
+ * word, one request per warp, and constant loads are not warp-loads in the load statistics.
  *
  * One thread per point, 256 threads per block, a square 2-D grid of ceil(sqrt(blocks))^2 blocks
  * as kmeansCuda sizes it. Each launch: the host copies membership and the centres to the device,
@@ -47,7 +48,8 @@ static const struct km_inst kp_code[] = {
     KM_MOV_(11, KRZ), /* j */
     KM_LBL("feature"),
     KM_LDG(4, 12, KR(9), 0),  /* features[point_id * nfeatures + j] */
-    KM_LDG(4, 13, KR(10), 0), /* clusters[i * nfeatures + j] */
+    /* c_clusters[i * nfeatures + j]: constant memory, as Rodinia reads the centres */
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 13 + 1, .a = KR(10), .off = 0},
     KM_OP2(KM_FSUB, 12, KR(12), KR(13)),
     KM_OP3(KM_FFMA, 8, KR(12), KR(12), KR(8)),
     KM_OP2(KM_IADD, 9, KR(9), KI(4)),
