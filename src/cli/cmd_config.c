@@ -12,7 +12,9 @@
 #include "mem/drive/usimm_front.h"
 #include "mem/mc/policy.h"
 #include "mem/memsys.h"
+#include "core/sm.h"
 #include "gpu/gpu.h"
+#include "noc/xbar.h"
 #include "workload/workload.h"
 
 #ifndef WS_CONFIG_DIR
@@ -27,6 +29,14 @@ int cmd_config(int argc, char **argv) {
         return WS_EXIT_USAGE;
     }
     if (strcmp(argv[2], "keys") == 0) {
+        unsigned n;
+        cfg_print_keys("gpu", gpu_cfg_keys, gpu_cfg_nkeys, stdout);
+        cfg_print_keys("core", sm_cfg_keys, sm_cfg_nkeys, stdout);
+        const struct cfg_key *ck = cache_cfg_keys("l1d", &n);
+        cfg_print_keys("l1d", ck, n, stdout);
+        ck = cache_cfg_keys("l2", &n);
+        cfg_print_keys("l2", ck, n, stdout);
+        cfg_print_keys("noc", xbar_cfg_keys, xbar_cfg_nkeys, stdout);
         cfg_print_keys("dram (defaults come from dram.preset)", dram_spec_keys, dram_spec_nkeys,
                        stdout);
         cfg_print_keys("addr", addr_map_keys, addr_map_nkeys, stdout);

@@ -22,7 +22,7 @@
 /* ---- configuration ---- */
 
 #define OFF(f) offsetof(struct sm_cfg, f)
-static const struct cfg_key sm_cfg_keys[] = {
+const struct cfg_key sm_cfg_keys[] = {
     {"core.max_warps", CFG_INT, OFF(max_warps), "32", 1, 1024, NULL, "warps",
      "resident warps per SM (occupancy limit)"},
     {"core.max_ctas", CFG_INT, OFF(max_ctas), "32", 1, 1024, NULL, "CTAs",
@@ -86,6 +86,7 @@ static const struct cfg_key sm_cfg_keys[] = {
     {"core.out_q", CFG_INT, OFF(out_q), "8", 1, 65536, NULL, "requests",
      "requests waiting to enter the NoC (memory port); full blocks the LDST unit"},
 };
+const unsigned sm_cfg_nkeys = CFG_COUNT(sm_cfg_keys);
 
 static bool pow2(int64_t v) {
     return v > 0 && (v & (v - 1)) == 0;

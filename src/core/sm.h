@@ -33,6 +33,8 @@ struct sm_cfg {
     int64_t out_q;                    /* requests waiting to enter the NoC (the memory port) */
     uint64_t sched_params[SCHED_PARAMS_BYTES / 8]; /* the warp scheduler's own settings */
 };
+extern const struct cfg_key sm_cfg_keys[];
+extern const unsigned sm_cfg_nkeys;
 /* Binds core.* (and validates); presets set every value. */
 int sm_cfg_configure(struct sm_cfg *sc, struct cfg *c, struct ws_err *e);
 

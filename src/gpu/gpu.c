@@ -15,7 +15,7 @@
 #include "noc/xbar.h"
 
 #define OFF(f) offsetof(struct gpu_cfg, f)
-static const struct cfg_key gpu_keys[] = {
+const struct cfg_key gpu_cfg_keys[] = {
     {"gpu.name", CFG_STRING, OFF(name), "", 0, 0, NULL, "", "machine name shown in reports"},
     {"gpu.sms", CFG_INT, OFF(sms), NULL, 1, 1024, NULL, "SMs", "streaming multiprocessors"},
     {"gpu.subparts", CFG_INT, OFF(subparts), NULL, 1, 8, NULL, "slices",
@@ -42,10 +42,11 @@ static const struct cfg_key gpu_keys[] = {
     {"gpu.max_insts", CFG_INT, OFF(max_insts), "0", 0, 1e15, NULL, "warp insts",
      "stop after this many warp instructions (0: run to completion)"},
 };
+const unsigned gpu_cfg_nkeys = CFG_COUNT(gpu_cfg_keys);
 #undef OFF
 
 int gpu_cfg_configure(struct gpu_cfg *gc, struct cfg *c, struct ws_err *e) {
-    return cfg_bind(c, "gpu", gpu_keys, CFG_COUNT(gpu_keys), gc, e);
+    return cfg_bind(c, "gpu", gpu_cfg_keys, gpu_cfg_nkeys, gc, e);
 }
 
 #define SD(f, kind, unit, doc)                                                                     \

@@ -26,6 +26,8 @@ struct gpu_cfg {
     int64_t max_cycles; /* stop after this many core cycles (0: run to completion) */
     int64_t max_insts;  /* stop after this many warp instructions (0: run to completion) */
 };
+extern const struct cfg_key gpu_cfg_keys[];
+extern const unsigned gpu_cfg_nkeys;
 int gpu_cfg_configure(struct gpu_cfg *gc, struct cfg *c, struct ws_err *e);
 
 /* What a researcher looks at first; every field defined in gpu_summary_desc (gpu.c). */
