@@ -92,7 +92,7 @@ struct ldst *ldst_create(const struct sm_cfg *sc, const struct cache_cfg *l1, ui
     l->hooks = *hooks;
     l->line = (uint32_t)sc->line;
     l->sector = (uint32_t)sc->sector;
-    l->l1_lat = (uint32_t)sc->l1_lat;
+    l->l1_lat = (uint32_t)l1->hit_lat; /* l1d.hit_lat: one key for the L1D hit latency */
     char name[32];
     snprintf(name, sizeof name, "l1d.sm%u", sm);
     l->l1 = cache_create(l1, name, e);

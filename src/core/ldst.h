@@ -10,10 +10,10 @@
  * one instead of retrying every cycle, with the same outcome. The unit also waits while the
  * cache's miss queue cannot move onto the SM's outgoing queue (memory port full).
  *
- * L1 hits come back after l1_lat cycles. Misses leave as fetch requests (fresh requests from the
- * GPU's pool carrying the trigger's origin); stores and atomics leave as themselves and come back
- * as acknowledgements. A load's destination registers are written when its last request is back;
- * that is also where the per-warp-load statistics are recorded. */
+ * L1 hits come back after l1d.hit_lat cycles. Misses leave as fetch requests (fresh requests from
+ * the GPU's pool carrying the trigger's origin); stores and atomics leave as themselves and come
+ * back as acknowledgements. A load's destination registers are written when its last request is
+ * back; that is also where the per-warp-load statistics are recorded. */
 #pragma once
 
 #include <stdbool.h>

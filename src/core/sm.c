@@ -74,8 +74,6 @@ const struct cfg_key sm_cfg_keys[] = {
      "shared-memory banks of 4 bytes"},
     {"core.smem_lat", CFG_INT, OFF(smem_lat), "24", 0, 100000, NULL, "cycles",
      "shared-memory latency after its last bank-conflict cycle"},
-    {"core.l1_lat", CFG_INT, OFF(l1_lat), "20", 0, 100000, NULL, "cycles",
-     "L1D hit latency: L1 access to data back in the register file"},
     {"core.ldst_q", CFG_INT, OFF(ldst_q), "64", 1, 65536, NULL, "requests",
      "line requests the LDST unit holds before the L1D port (an empty unit takes any "
      "instruction)"},

@@ -27,7 +27,6 @@ struct sm_cfg {
     int64_t lat[OP_NCLASS];           /* result latency per op class, cycles */
     int64_t ii[OP_NCLASS];            /* initiation interval of each sub-core's unit per class */
     int64_t smem_banks, smem_lat;     /* shared memory: 4-byte banks, access latency */
-    int64_t l1_lat;                   /* L1D hit latency (also l1d.hit_lat) */
     int64_t ldst_q;                   /* pending line requests the LDST unit can hold */
     int64_t line, sector;             /* coalescing granularity: 128 B lines, 32 B sectors */
     int64_t out_q;                    /* requests waiting to enter the NoC (the memory port) */

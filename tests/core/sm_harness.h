@@ -208,7 +208,7 @@ static void h_trace(void *ctx, uint32_t sm, uint32_t sub, uint32_t slot, const s
 #define H_CORE                                                                                     \
     "[core]\nmax_warps = 8\nmax_ctas = 4\nmax_threads = 256\nregs = 8192\nsmem = 16384\n"          \
     "subcores = 1\nwarp_sched = lrr\nibuf = 1\nlat_int = 4\nlat_sp = 6\nii_int = 1\nii_sp = 1\n"   \
-    "l1_lat = 20\nsmem_lat = 10\nldst_q = 64\nout_q = 8\n"
+    "smem_lat = 10\nldst_q = 64\nout_q = 8\n"
 
 /* Builds an SM from H_CORE + H_L1 + extra INI (later keys win). */
 static struct h *h_create(const char *extra, struct fake_wl *f) {

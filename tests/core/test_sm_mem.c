@@ -10,7 +10,7 @@
 /* LD r1 (L1 miss); INT r2 <- r1; LD r3 (same line: hit); INT r4 <- r3; EXIT.
  * The LD issues at 0 and reaches the L1 at 1; its fetch leaves at 1 and is answered at 101,
  * when r1 is written: the INT issues at 101. The second LD issues at 102, hits at 103 and is
- * back l1_lat (20) later: its INT issues at 123. */
+ * back l1d.hit_lat (20) later: its INT issues at 123. */
 static void test_load_miss_then_hit(void **state) {
     (void)state;
     struct fake_wl *f = fw_create(32, 1);
