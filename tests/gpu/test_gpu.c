@@ -109,6 +109,21 @@ static void test_other_machines(void **state) {
     free(r.json);
 }
 
+/* gpu.max_insts stops a run early (checked every few thousand steps), without the end-of-run
+ * conservation check, and says so. */
+static void test_limits(void **state) {
+    (void)state;
+    struct result full, cut;
+    must_run("rtx2060s", "bfs", "workload.bfs.nodes=4096", &full);
+    must_run("rtx2060s", "bfs", "workload.bfs.nodes=4096;gpu.max_insts=20000", &cut);
+    assert_false(full.s.stopped_early);
+    assert_true(cut.s.stopped_early);
+    assert_true(cut.s.warp_insts >= 20000);
+    assert_true(cut.s.warp_insts < full.s.warp_insts);
+    free(full.json);
+    free(cut.json);
+}
+
 static void test_config_errors(void **state) {
     (void)state;
     struct ws_err e = {{0}};
@@ -127,6 +142,7 @@ int main(void) {
         cmocka_unit_test(test_bfs_deterministic_and_conserving),
         cmocka_unit_test(test_l2_warming),
         cmocka_unit_test(test_other_machines),
+        cmocka_unit_test(test_limits),
         cmocka_unit_test(test_config_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
