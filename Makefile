@@ -8,7 +8,7 @@ CMAKE_FLAGS ?=
 all: build
 
 $(BUILD)/Makefile:
-	@command -v cmake >/dev/null && pkg-config --exists inih jansson cmocka zlib || sh scripts/bootstrap.sh
+	@command -v cmake >/dev/null && pkg-config --exists inih jansson cmocka zlib liblzma libzstd || sh scripts/bootstrap.sh
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 
 build: $(BUILD)/Makefile
