@@ -27,6 +27,7 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e);
 int cli_fail(const struct ws_err *e, int code);
 
 int cmd_run(int argc, char **argv);
+int cmd_trace_info(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_list(int argc, char **argv);

@@ -14,11 +14,13 @@
 #include "workload/workload.h"
 
 static const char usage[] =
-    "usage: warpsim run [-c CONFIG] -w WORKLOAD [--size test|paper] [--set section.key=value]...\n"
+    "usage: warpsim run [-c CONFIG] (-w WORKLOAD | -t TRACE) [--size test|paper]\n"
+    "                   [--set section.key=value]...\n"
     "                   [-o RESULT.json] [-q] [--progress|--no-progress]\n"
     "  CONFIG    machine preset: a path, or a name from configs/ (rtx2060s, gtx480, qv100);\n"
     "            default rtx2060s\n"
-    "  WORKLOAD  warpsim list workloads\n";
+    "  WORKLOAD  warpsim list workloads\n"
+    "  TRACE     an Accel-Sim trace: its folder, kernelslist.g or one kernel-N.traceg\n";
 
 struct run_opts {
     struct cli_common common;
@@ -49,6 +51,13 @@ static int parse(struct run_opts *o, int argc, char **argv, struct ws_err *e) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a workload name", a);
             if (add_set(o, a, "workload.name", argv[++i], e) != 0) return -1;
             have_w = true;
+        } else if (strcmp(a, "-t") == 0 || strcmp(a, "--trace") == 0) {
+            if (i + 1 >= argc) return ws_fail(e, "%s needs a trace folder or kernelslist.g", a);
+            if (strlen(argv[i + 1]) > 250) return ws_fail(e, "%s: path too long", a);
+            if (add_set(o, a, "workload.name", "trace", e) != 0 ||
+                add_set(o, a, "workload.trace.path", argv[++i], e) != 0)
+                return -1;
+            have_w = true;
         } else if (strcmp(a, "--size") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs test or paper", a);
             if (add_set(o, a, "workload.size", argv[++i], e) != 0) return -1;
@@ -65,7 +74,7 @@ static int parse(struct run_opts *o, int argc, char **argv, struct ws_err *e) {
             return ws_fail(e, "run: unknown option '%s'\n%s", a, usage);
         }
     }
-    if (!have_w) return ws_fail(e, "run: give a workload with -w NAME\n%s", usage);
+    if (!have_w) return ws_fail(e, "run: give a workload with -w NAME or -t TRACE\n%s", usage);
     if (!o->common.config_path) o->common.config_path = "rtx2060s";
     return 0;
 }

@@ -13,7 +13,8 @@ static const char usage[] =
     "mode\n"
     "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
     "  warpsim config keys                                 print every key with range and doc\n"
-    "  warpsim list   policies|presets|configs|workloads   what can be selected by name\n";
+    "  warpsim list   policies|presets|configs|workloads   what can be selected by name\n"
+    "  warpsim trace-info TRACE                            what an Accel-Sim trace holds\n";
 
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "dram") == 0) return cmd_dram(argc, argv);
     if (strcmp(argv[1], "config") == 0) return cmd_config(argc, argv);
     if (strcmp(argv[1], "list") == 0) return cmd_list(argc, argv);
+    if (strcmp(argv[1], "trace-info") == 0) return cmd_trace_info(argc, argv);
     fprintf(stderr, "warpsim: unknown command '%s'\n%s", argv[1], usage);
     return WS_EXIT_USAGE;
 }
