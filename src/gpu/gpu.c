@@ -462,7 +462,12 @@ static uint64_t next_time(struct gpu *g) {
         consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
     for (uint32_t i = 0; i < g->nsp; i++) {
         consider(k, CLK_L2, g->sp_next[i], &t);
-        consider(k, CLK_DRAM, g->sp_ret[i], &t);
+        /* DRAM data is taken in by the slice at its first L2 edge at or after that time: the
+         * event belongs to the L2 domain (skipping must not jump over that edge). */
+        if (g->sp_ret[i] != UINT64_MAX) {
+            uint64_t at = clocks_time_of(k, CLK_DRAM, g->sp_ret[i]);
+            consider(k, CLK_L2, (at + k->period_fs[CLK_L2] - 1) / k->period_fs[CLK_L2], &t);
+        }
     }
     if (g->dram_next < DRAM_NEVER) consider(k, CLK_DRAM, g->dram_next, &t);
     return t;

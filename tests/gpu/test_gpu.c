@@ -109,6 +109,24 @@ static void test_other_machines(void **state) {
     free(r.json);
 }
 
+/* One warp, cold L2: an L2 miss costs the L2 pipeline plus the controller and the DRAM, and no
+ * more (time skipping once jumped over the L2 edge that takes the DRAM data in, which made the
+ * first miss of an idle GPU take microseconds). */
+static void test_unloaded_miss(void **state) {
+    (void)state;
+    const char *machines[] = {"rtx2060s", "gtx480", "qv100"};
+    for (int m = 0; m < 3; m++) {
+        struct result r;
+        must_run(machines[m], "vecadd", "workload.vecadd.n=32;gpu.warm_l2=false", &r);
+        double bound = r.s.ns_l2_hit + r.s.ns_mc_queue + r.s.ns_dram + 12.0;
+        print_message("%s: L2 miss %.1f ns (hit %.1f + queue %.1f + DRAM %.1f)\n", machines[m],
+                      r.s.ns_l2_miss, r.s.ns_l2_hit, r.s.ns_mc_queue, r.s.ns_dram);
+        assert_true(r.s.ns_l2_miss > r.s.ns_l2_hit + r.s.ns_dram);
+        assert_true(r.s.ns_l2_miss < bound);
+        free(r.json);
+    }
+}
+
 /* gpu.max_insts stops a run early (checked every few thousand steps), without the end-of-run
  * conservation check, and says so. */
 static void test_limits(void **state) {
@@ -142,6 +160,7 @@ int main(void) {
         cmocka_unit_test(test_bfs_deterministic_and_conserving),
         cmocka_unit_test(test_l2_warming),
         cmocka_unit_test(test_other_machines),
+        cmocka_unit_test(test_unloaded_miss),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_config_errors),
     };
