@@ -1,7 +1,7 @@
-/* LDST unit: an in-order queue of line requests in front of the L1D port, a fixed pool of
- * in-flight memory instructions, a FIFO of L1 hits on their way back (one access per cycle with a
- * constant latency keeps it in time order) and the ring of requests leaving for the NoC. Nothing
- * here allocates after creation; requests come from the GPU's pool. */
+/* LDST unit: an in-order queue of line requests in front of the L1D banks, a fixed pool of
+ * in-flight memory instructions, a FIFO of L1 hits on their way back (accesses made in cycle
+ * order with a constant latency keep it in time order) and the ring of requests leaving for the
+ * NoC. Nothing here allocates after creation; requests come from the GPU's pool. */
 #include "core/ldst.h"
 
 #include <stdio.h>
@@ -51,7 +51,7 @@ struct ldst {
     struct sm_stats *st;
     struct ldst_hooks hooks;
     struct cache *l1;
-    uint32_t line, sector, l1_lat;
+    uint32_t line, sector, l1_lat, banks;
 
     struct minst *mi;
     uint32_t nmi, mi_free, mi_used;
@@ -93,12 +93,14 @@ struct ldst *ldst_create(const struct sm_cfg *sc, const struct cache_cfg *l1, ui
     l->line = (uint32_t)sc->line;
     l->sector = (uint32_t)sc->sector;
     l->l1_lat = (uint32_t)l1->hit_lat; /* l1d.hit_lat: one key for the L1D hit latency */
+    l->banks = (uint32_t)sc->l1_banks;
     char name[32];
     snprintf(name, sizeof name, "l1d.sm%u", sm);
     l->l1 = cache_create(l1, name, e);
     l->nmi = (uint32_t)sc->max_warps * MINST_PER_WARP;
     l->qcap = (uint32_t)sc->ldst_q + COAL_MAX_LINES;
-    l->hcap = 2 * (l->l1_lat + 2);
+    /* Entries stay l1_lat cycles: per cycle up to `banks` hits plus one absorbed store. */
+    l->hcap = (l->banks + 1) * (l->l1_lat + 2);
     l->ocap = (uint32_t)sc->out_q;
     l->mi = calloc(l->nmi, sizeof *l->mi);
     l->q = calloc(l->qcap, sizeof *l->q);
@@ -322,8 +324,10 @@ static void block(struct ldst *l, enum block b, uint64_t now) {
     l->blk_since = now;
 }
 
-/* One L1 access for the line request at the head of the queue. Returns true when it left. */
-static bool access_l1(struct ldst *l, struct qent *q, uint64_t now) {
+/* One L1 access for the line request at the head of the queue. Returns true when it left. A
+ * reservation failure counts as blocked from cycle blk_from (the next cycle when an earlier
+ * access of this cycle went through). */
+static bool access_l1(struct ldst *l, struct qent *q, uint64_t now, uint64_t blk_from) {
     struct mem_req *r = q->r;
     bool kept = false;
     enum cache_fail fail = CACHE_FAIL_NONE;
@@ -331,7 +335,7 @@ static bool access_l1(struct ldst *l, struct qent *q, uint64_t now) {
     enum cache_outcome out = cache_access(l->l1, r, now, &kept, &fail);
     if (l->hooks.access) l->hooks.access(l->hooks.ctx, r, out, now);
     if (out == CACHE_RESFAIL) {
-        block(l, BLK_RESFAIL, now);
+        block(l, BLK_RESFAIL, blk_from);
         /* Only a fill frees an MSHR, a merge slot or a reserved line; with none pending (or a
          * full miss queue) retry next cycle rather than wait for nothing. */
         l->wait_fill = fail != CACHE_FAIL_MISSQ && cache_mshr_used(l->l1) > 0;
@@ -352,6 +356,17 @@ static bool access_l1(struct ldst *l, struct qent *q, uint64_t now) {
         l->unresolved_fwd = false;
     }
     return true;
+}
+
+/* The L1D banks line request r's sectors use, as a mask: banks are interleaved every sector. A
+ * request is one access even where two of its sectors share a bank (fewer banks than sectors
+ * per line), as a whole line is with one bank. */
+static uint32_t bank_mask(const struct ldst *l, const struct mem_req *r) {
+    uint64_t first = r->addr / l->sector; /* r->addr is line-aligned */
+    uint32_t m = 0;
+    for (unsigned s = 0; s < 8; s++)
+        if (r->sectors >> s & 1) m |= 1u << (uint32_t)((first + s) % l->banks);
+    return m;
 }
 
 bool ldst_cycle(struct ldst *l, uint64_t now) {
@@ -380,10 +395,22 @@ bool ldst_cycle(struct ldst *l, uint64_t now) {
             }
         } else if (cache_miss_pending(l->l1) || l->on >= l->ocap) {
             block(l, BLK_PORT, now);
-        } else if (access_l1(l, q, now)) {
+        } else if (access_l1(l, q, now, now)) {
+            uint32_t mi = q->mi, used = l->banks > 1 ? bank_mask(l, q->r) : 0;
             q_pop(l);
             freed = true;
             drain(l, now);
+            /* Further requests of the same instruction in this cycle, each on banks still
+             * free, under the same conditions as the first (the miss queue has moved on). */
+            for (uint32_t k = 1; k < l->banks && l->qn && !l->wait_fill; k++) {
+                q = &l->q[l->qhead];
+                if (!q->r || q->mi != mi || cache_miss_pending(l->l1) || l->on >= l->ocap) break;
+                uint32_t b = bank_mask(l, q->r);
+                if ((b & used) || !access_l1(l, q, now, now + 1)) break;
+                used |= b;
+                q_pop(l);
+                drain(l, now);
+            }
         }
     }
     return freed || l->mi_used < mi_before;

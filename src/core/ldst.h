@@ -3,8 +3,12 @@
  * A memory instruction is accepted whole: global/local/constant/texture accesses are coalesced
  * into line requests (constant and texture are treated as global loads through the L1D: there is
  * no separate constant or texture cache), a shared-memory access becomes one entry that occupies
- * the unit for as many cycles as its bank-conflict degree. Entries leave the queue in order, one
- * per cycle through the L1D's single port (seed 001 §2: one access per cycle). An access that
+ * the unit for as many cycles as its bank-conflict degree. Entries leave the queue in order
+ * through the L1D: one per cycle with core.l1_banks = 1 (seed 001 §1: a single port, one access
+ * per cycle); with more banks (interleaved every core.sector bytes, as GPGPU-Sim's
+ * gpgpu_l1_banks) up to that many line requests of one instruction per cycle, the cycle's batch
+ * ending at the first request whose sectors need a bank already used or that the L1D cannot
+ * take (GPGPU-Sim's memory stage holds one instruction at a time). An access that
  * gets a reservation failure blocks the unit (memory occlusion: later memory instructions wait)
  * until a fill frees an MSHR, a merge slot or a line; only a fill can, so the unit sleeps until
  * one instead of retrying every cycle, with the same outcome. The unit also waits while the
@@ -47,7 +51,8 @@ bool ldst_can_accept(const struct ldst *l, unsigned nreq);
  * is exhausted. */
 bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *o, uint64_t now);
 
-/* Cycle `now`: L1 hits coming back, one L1 access or shared-memory cycle, miss-queue moves.
+/* Cycle `now`: L1 hits coming back, L1 accesses (up to core.l1_banks) or one shared-memory
+ * cycle, miss-queue moves.
  * Returns true when queue room or instruction slots were freed. */
 bool ldst_cycle(struct ldst *l, uint64_t now);
 /* A reply for this SM (fetch fill, store/atomic acknowledgement, writeback acknowledgement).

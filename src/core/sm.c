@@ -77,6 +77,9 @@ const struct cfg_key sm_cfg_keys[] = {
     {"core.ldst_q", CFG_INT, OFF(ldst_q), "64", 1, 65536, NULL, "requests",
      "line requests the LDST unit holds before the L1D port (an empty unit takes any "
      "instruction)"},
+    {"core.l1_banks", CFG_INT, OFF(l1_banks), "1", 1, 32, NULL, "banks",
+     "L1D banks, core.sector bytes interleaved: one cycle takes up to this many line requests of "
+     "one instruction whose sectors use distinct banks (GPGPU-Sim gpgpu_l1_banks)"},
     {"core.line", CFG_INT, OFF(line), "128", 8, 4096, NULL, "bytes",
      "coalescing line: one request per line touched"},
     {"core.sector", CFG_INT, OFF(sector), "32", 1, 4096, NULL, "bytes",

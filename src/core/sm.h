@@ -28,6 +28,7 @@ struct sm_cfg {
     int64_t ii[OP_NCLASS];            /* initiation interval of each sub-core's unit per class */
     int64_t smem_banks, smem_lat;     /* shared memory: 4-byte banks, access latency */
     int64_t ldst_q;                   /* pending line requests the LDST unit can hold */
+    int64_t l1_banks;                 /* L1D banks: line requests the L1D takes per cycle */
     int64_t line, sector;             /* coalescing granularity: 128 B lines, 32 B sectors */
     int64_t out_q;                    /* requests waiting to enter the NoC (the memory port) */
     uint64_t sched_params[SCHED_PARAMS_BYTES / 8]; /* the warp scheduler's own settings */

@@ -233,6 +233,8 @@ static void test_cfg_errors(void **state) {
     expect_cfg_error("[core]\nline = 96\n", "core.line = 96 is not a power of two");
     expect_cfg_error("[core]\nmax_warps = 2\nsubcores = 4\n", "core.subcores = 4 exceeds");
     expect_cfg_error("[core]\nlat_int = 0\n", "out of range");
+    expect_cfg_error("[core]\nl1_banks = 0\n", "core.l1_banks");
+    expect_cfg_error("[core]\nl1_banks = 33\n", "out of range");
     /* defaults are valid */
     struct cfg *c = tu_cfg("");
     struct sm_cfg sc;
@@ -240,6 +242,7 @@ static void test_cfg_errors(void **state) {
     assert_int_equal(sm_cfg_configure(&sc, c, &e), 0);
     assert_string_equal(sc.warp_sched, "lrr");
     assert_int_equal(sc.line, 128);
+    assert_int_equal(sc.l1_banks, 1); /* one L1D access a cycle unless a preset says more */
     cfg_destroy(c);
 }
 

@@ -2,7 +2,8 @@
  * that answers every request after a fixed delay (100 cycles): the exact cycle a load's
  * dependent instruction issues on an L1 miss and on a hit, the fields a request carries,
  * memory occlusion by MSHR exhaustion, store and atomic acknowledgements, shared-memory bank
- * conflicts, the per-warp-load statistics, and conservation of requests under random traffic. */
+ * conflicts, L1D banks (requests per cycle, conflicts, reservation failures mid-cycle), the
+ * per-warp-load statistics, and conservation of requests under random traffic. */
 #include "sm_harness.h"
 
 #include "base/rng.h"
@@ -202,6 +203,122 @@ static void test_exit_waits_for_load_and_next_event(void **state) {
     h_destroy(h);
 }
 
+/* ---- L1D banks (core.l1_banks) ---- */
+
+/* Lane i reads base + 160 i: a line of its own, sector (and so bank, of 4) i mod 4. A miss
+ * round then a hit round of that load, fully associative L1D with an MSHR per line. Misses:
+ * the L1 takes 4 requests a cycle with 4 banks (cycles 1-8, last fetch back at 108, when the
+ * dependent INT issues) and 1 with 1 bank (1-32, INT at 132). Hits: the second LD issues the
+ * cycle after that INT and reaches the L1 one cycle later; its last hit is made 32 / banks - 1
+ * cycles after that and is back l1d.hit_lat later. hit_lat = 4 keeps 16 hits in flight in the
+ * 4-bank case (the hit ring is sized for it). */
+static void test_l1_banks_throughput(void **state) {
+    (void)state;
+    for (int banks = 1; banks <= 4; banks += 3)
+        for (int lat = 4; lat <= 20; lat += 16)
+            for (int mode = 0; mode < 2; mode++) {
+                struct fake_wl *f = fw_create(32, 1);
+                struct inst p[] = {I_LD(1, 0x20000, 160), I_INT(2, 1), I_LD(3, 0x20000, 160),
+                                   I_INT(4, 3)};
+                fw_prog(f, -1, p, 4);
+                char ini[256];
+                snprintf(ini, sizeof ini,
+                         "[core]\nl1_banks = %d\n[l1d]\nsets = 1\nways = 64\nmshrs = 32\n"
+                         "hit_lat = %d\n",
+                         banks, lat);
+                struct h *h = h_create(ini, f);
+                h->every_cycle = mode;
+                h_run(h, 10000);
+                unsigned cycles = 32 / (unsigned)banks; /* L1 cycles one round takes */
+                uint64_t int1 = cycles + 100;
+                assert_int_equal(h_issue(h, 0, 1), int1);
+                assert_int_equal(h_issue(h, 0, 2), int1 + 1);
+                assert_int_equal(h_issue(h, 0, 3), int1 + 2 + (cycles - 1) + (uint64_t)lat);
+                assert_int_equal(h->nsent, 32);
+                for (unsigned i = 0; i < 32; i++) {
+                    assert_int_equal(h->sent_copy[i].sectors, 1u << (i % 4));
+                    assert_int_equal(h->sent_copy[i].ts[MEM_TS_L1], 1 + i / (unsigned)banks);
+                }
+                const struct sm_stats *st = sm_stats(h->s);
+                assert_int_equal(st->load_time.max, int1);
+                assert_int_equal(st->load_time.min, 1 + (cycles - 1) + (uint64_t)lat);
+                assert_int_equal(st->ldst_port_cycles, 0);
+                assert_int_equal(st->ldst_resfail_cycles, 0);
+                const struct cache_stats *cs = cache_stats(sm_l1d(h->s));
+                assert_int_equal(cs->access[0][CACHE_MISS], 32);
+                assert_int_equal(cs->access[0][CACHE_HIT], 32);
+                assert_int_equal(h->allocs, h->frees);
+                h_destroy(h);
+            }
+}
+
+/* A load of `n` lanes, lane i on a line of its own at sector bank[i]. */
+static struct inst ld_banks(uint16_t dst, uint64_t base, const unsigned *bank, unsigned n) {
+    struct inst in = I_MEM(SPACE_GLOBAL, MOP_LOAD, dst, 0, 0, 4, (uint32_t)((1ull << n) - 1));
+    for (unsigned i = 0; i < n; i++) in.addr[i] = base + 128 * (uint64_t)i + 32 * bank[i];
+    return in;
+}
+
+/* A 4-way conflicting shared-memory load holds the unit at 1-4 while loads A (issued at 1) and
+ * B (at 2) queue behind it. A's banks 0 1 | 0 2 3 1 | 2 3: a cycle's batch ends at the first
+ * request whose bank is taken (5, 5, then 6 x 4, then 7, 7), not skipping it. B's banks 0 1 are
+ * free at 7 but B is another instruction: it starts at 8. One bank: one request a cycle. */
+static void test_l1_bank_conflict_ends_batch(void **state) {
+    (void)state;
+    static const unsigned ba[] = {0, 1, 0, 2, 3, 1, 2, 3}, bb[] = {0, 1};
+    static const uint64_t want4[] = {5, 5, 6, 6, 6, 6, 7, 7, 8, 8};
+    for (int banks = 1; banks <= 4; banks += 3)
+        for (int mode = 0; mode < 2; mode++) {
+            struct fake_wl *f = fw_create(32, 1);
+            struct inst p[] = {I_MEM(SPACE_SHARED, MOP_LOAD, 1, 0, 128, 4, 0xfu),
+                               ld_banks(2, 0x60000, ba, 8), ld_banks(3, 0x70000, bb, 2)};
+            fw_prog(f, -1, p, 3);
+            char ini[128];
+            snprintf(ini, sizeof ini, "[core]\nl1_banks = %d\n[l1d]\nmshrs = 16\n", banks);
+            struct h *h = h_create(ini, f);
+            h->every_cycle = mode;
+            h_run(h, 10000);
+            assert_int_equal(h_issue(h, 0, 1), 1);
+            assert_int_equal(h_issue(h, 0, 2), 2);
+            assert_int_equal(sm_stats(h->s)->smem_conflict_cycles, 3);
+            assert_int_equal(h->nsent, 10);
+            for (unsigned i = 0; i < 10; i++) {
+                assert_int_equal(h->sent_copy[i].addr,
+                                 (i < 8 ? 0x60000 : 0x70000) + 128 * (uint64_t)(i < 8 ? i : i - 8));
+                assert_int_equal(h->sent_copy[i].ts[MEM_TS_L1], banks == 4 ? want4[i] : 5 + i);
+            }
+            h_destroy(h);
+        }
+}
+
+/* Reservation failures in the middle of a cycle's batch: the spread load of 32 lines with 6
+ * MSHRs and 4 banks. 1: requests 0-3 miss; 2: 4 and 5 miss, 6 fails and the unit waits for a
+ * fill, blocked from cycle 3 (cycle 2 made progress). 101: the fills of 0-3 free 4 MSHRs, 6-9
+ * go; 102: the fills of 4, 5 let 10, 11 go, 12 fails (blocked from 103), and so on every 100
+ * cycles: 5 waits of 98 cycles; 30 and 31 go at 501 and are back at 601. */
+static void test_l1_banks_resfail_mid_batch(void **state) {
+    (void)state;
+    static const uint64_t want[32] = {1,   1,   1,   1,   2,   2,   101, 101, 101, 101, 102,
+                                      102, 201, 201, 201, 201, 202, 202, 301, 301, 301, 301,
+                                      302, 302, 401, 401, 401, 401, 402, 402, 501, 501};
+    for (int mode = 0; mode < 2; mode++) {
+        struct fake_wl *f = fw_create(32, 1);
+        struct inst p[] = {I_LD(1, 0x20000, 160), I_INT(2, 1)};
+        fw_prog(f, -1, p, 2);
+        struct h *h = h_create("[core]\nl1_banks = 4\n[l1d]\nsets = 1\nways = 64\nmshrs = 6\n", f);
+        h->every_cycle = mode;
+        h_run(h, 10000);
+        assert_int_equal(h_issue(h, 0, 1), 601);
+        assert_int_equal(h->nsent, 32);
+        for (unsigned i = 0; i < 32; i++) assert_int_equal(h->sent_copy[i].ts[MEM_TS_L1], want[i]);
+        const struct sm_stats *st = sm_stats(h->s);
+        assert_int_equal(st->ldst_resfail_cycles, 5 * 98);
+        assert_int_equal(st->ldst_port_cycles, 0);
+        assert_int_equal(cache_stats(sm_l1d(h->s))->fail[CACHE_FAIL_MSHR], 5);
+        h_destroy(h);
+    }
+}
+
 /* ---- random traffic: conservation and event-skipping equivalence ---- */
 
 static void random_program(struct fake_wl *f, uint64_t seed) {
@@ -307,6 +424,17 @@ static void test_conservation_streaming(void **state) {
     run_random("[l1d]\nstreaming = true\n", 100, 0);
 }
 
+static void test_conservation_banks(void **state) {
+    (void)state;
+    run_random("[core]\nl1_banks = 4\n", 100, 0);
+    run_random("[core]\nl1_banks = 4\nout_q = 2\nldst_q = 4\nsubcores = 2\n"
+               "[l1d]\nmshrs = 3\nmshr_merge = 2\nmiss_queue = 2\nhit_lat = 3\n",
+               37, 3);
+    run_random("[core]\nl1_banks = 3\n[l1d]\nwrite = write-back\nwrite_alloc = write-alloc\n"
+               "sets = 2\nways = 2\n",
+               50, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_miss_then_hit),
@@ -314,10 +442,14 @@ int main(void) {
         cmocka_unit_test(test_store_and_atomic),
         cmocka_unit_test(test_shared_memory),
         cmocka_unit_test(test_exit_waits_for_load_and_next_event),
+        cmocka_unit_test(test_l1_banks_throughput),
+        cmocka_unit_test(test_l1_bank_conflict_ends_batch),
+        cmocka_unit_test(test_l1_banks_resfail_mid_batch),
         cmocka_unit_test(test_conservation_write_evict),
         cmocka_unit_test(test_conservation_small_queues),
         cmocka_unit_test(test_conservation_write_back),
         cmocka_unit_test(test_conservation_streaming),
+        cmocka_unit_test(test_conservation_banks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

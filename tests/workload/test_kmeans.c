@@ -1,7 +1,9 @@
 /* Rodinia K-means model (src/workload/kernels/kmeans.c): launch shape (square 2-D grid of
  * 256-thread blocks), copies per iteration, uncoalesced point-major feature loads (lane stride
- * nfeatures * 4 bytes, one line per lane), broadcast centre loads, exact per-warp and total
- * instruction counts, partial warps, memberships equal to a host computation, paper preset. */
+ * nfeatures * 4 bytes, one line per lane), broadcast centre loads, the feature loop unrolled by 4
+ * (four feature loads, then four centre loads) with a remainder loop, exact per-warp and total
+ * instruction counts for feature counts with and without a remainder, partial warps,
+ * memberships equal to a host computation, paper preset. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -30,9 +32,14 @@ static struct workload *make(const char *ini) {
 /* features 100 x 34 floats (13600 B), membership 400 B, centres 5 x 34 floats. */
 enum { FEAT = 0xC0000000, MEMB = FEAT + 13824, CLUS = MEMB + 512 };
 
-/* Instructions of a warp with any point: 13 before the loops, per centre 4 + 9 per feature + 7,
- * then the membership store and EXIT. A warp with no point: 7 + EXIT. */
-enum { FULL = 13 + 5 * (4 + 9 * 34 + 7) + 3, EMPTY = 8 };
+/* Instructions of a warp with any point: 13 before the loops; per centre 6 to set up the
+ * unrolled loop, 21 per group of 4 features (4 + 4 loads, 4 FSUB/FFMA pairs, 3 IADD, ISETP,
+ * BRA), 3 to set up the remainder loop, 9 per remaining feature (load, load, FSUB, FFMA, 3 IADD,
+ * ISETP, BRA) and 7 to compare; then the membership store and EXIT. A warp with no point:
+ * 7 + EXIT. */
+#define PER_CENTRE(nf)  (6 + 21 * ((nf) / 4) + 3 + 9 * ((nf) % 4) + 7)
+#define FULL_NF(nf, nc) (13 + (nc)*PER_CENTRE(nf) + 3)
+enum { FULL = FULL_NF(34, 5), EMPTY = 8 };
 
 static void test_warp_streams(void **state) {
     (void)state;
@@ -52,6 +59,26 @@ static void test_warp_streams(void **state) {
     assert_int_equal(k.copies[2].addr, CLUS);
     assert_int_equal(k.copies[2].bytes, 5 * 34 * 4);
 
+    /* The loads in order, per centre i: for each group of 4 features, features j..j+3 then
+     * centre words j..j+3; then features 32 and 33 one at a time, each followed by its centre
+     * word. */
+    struct {
+        bool feat;
+        int i, j;
+    } want[2 * 5 * 34];
+    int nw = 0;
+    for (int i = 0; i < 5; i++) {
+        for (int g = 0; g < 8; g++) {
+            for (int k = 0; k < 4; k++)
+                want[nw].feat = true, want[nw].i = i, want[nw++].j = 4 * g + k;
+            for (int k = 0; k < 4; k++)
+                want[nw].feat = false, want[nw].i = i, want[nw++].j = 4 * g + k;
+        }
+        for (int j = 32; j < 34; j++) {
+            want[nw].feat = true, want[nw].i = i, want[nw++].j = j;
+            want[nw].feat = false, want[nw].i = i, want[nw++].j = j;
+        }
+    }
     struct wl_warp *wp[8];
     assert_int_equal(w->vt->cta_start(w, 0, wp, &e), 0);
     static struct inst in;
@@ -59,14 +86,16 @@ static void test_warp_streams(void **state) {
     do {
         assert_int_equal(w->vt->warp_next(w, wp[1], &in, &e), 0); /* points 32..63 */
         if (in.cls == OP_MEM && in.mop == MOP_LOAD) {
-            if (loads % 2 == 0) { /* feature j of centre i: features[p * 34 + j] */
-                int j = (loads / 2) % 34;
+            assert_true(loads < nw);
+            int i = want[loads].i, j = want[loads].j;
+            if (want[loads].feat) { /* feature j of the lane's point: features[p * 34 + j] */
+                assert_int_equal(in.space, SPACE_GLOBAL);
                 for (int l = 0; l < 32; l++) {
                     assert_int_equal(in.addr[l], FEAT + (uint64_t)(32 + l) * 136 + 4 * j);
                     if (l) assert_true(in.addr[l] / 128 != in.addr[l - 1] / 128);
                 }
             } else { /* clusters[i * 34 + j], the same word for every lane */
-                int i = loads / 68, j = (loads / 2) % 34;
+                assert_int_equal(in.space, SPACE_CONST);
                 for (int l = 0; l < 32; l++) assert_int_equal(in.addr[l], CLUS + 4 * (i * 34 + j));
             }
             loads++;
@@ -132,6 +161,30 @@ static void test_totals_and_result(void **state) {
     w->vt->destroy(w);
 }
 
+/* Feature counts the unrolled loop does not divide: none left over (8), only the remainder loop
+ * (3, 1), both (5). The counts follow PER_CENTRE and the memberships still equal the host's
+ * (the same additions in the same order). */
+static void test_unroll_remainders(void **state) {
+    (void)state;
+    static const int nfs[] = {8, 3, 1, 5};
+    for (unsigned t = 0; t < 4; t++) {
+        char ini[256];
+        snprintf(ini, sizeof ini,
+                 "[workload]\nname = kmeans\n[workload.kmeans]\npoints = 100\nfeatures = %d\n"
+                 "iters = 3\n",
+                 nfs[t]);
+        struct workload *w = make(ini);
+        struct wl_count c;
+        struct ws_err e = {{0}};
+        assert_int_equal(workload_count(w, &c, &e), 0);
+        assert_true(c.kernels >= 2 && c.kernels <= 3);
+        assert_int_equal(c.insts, c.kernels * (4 * (uint64_t)FULL_NF(nfs[t], 5) + 4 * EMPTY));
+        assert_int_equal(c.by_class[OP_MEM], c.kernels * 4 * (2 * 5 * nfs[t] + 1));
+        if (w->vt->verify(w, &e) != 0) fail_msg("%s", e.msg);
+        w->vt->destroy(w);
+    }
+}
+
 /* Paper size: 28,000 points, 136 features (4x kdd_cup's 34): 110 blocks -> an 11 x 11 grid, and
  * lanes 544 bytes apart. */
 static void test_paper_preset(void **state) {
@@ -158,6 +211,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_warp_streams),
         cmocka_unit_test(test_totals_and_result),
+        cmocka_unit_test(test_unroll_remainders),
         cmocka_unit_test(test_paper_preset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,11 @@
 /* K-means as Rodinia runs it (Rodinia 3.1, kmeans/kmeans_cuda/kmeans_cuda_kernel.cu kernel
  * kmeansPoint; host loop kmeans_clustering.c kmeans_clustering and kmeans_cuda.cu kmeansCuda),
  * in the form GPU memory studies use: features read from global memory point-major,
- * features[point * nfeatures + j], instead of Rodinia's transposed texture copy, so the 32 lanes
- * of a warp read 32 addresses nfeatures * 4 bytes apart (a different line each: HOA). Cluster
+ * features[point * nfeatures + j], so the 32 lanes of a warp read 32 addresses nfeatures * 4
+ * bytes apart (a different line each: HOA). This layout is a deliberate choice, after the
+ * issue's "uncoalesced feature reads": Rodinia's kmeansPoint itself reads the transposed copy
+ * (feature_flipped_d through the t_features texture, point + npoints * j), which is coalesced;
+ * the point-major, uncoalesced access is that of its invert_mapping kernel. Cluster
  * centres are read as Rodinia reads them, from the c_clusters constant copy (modelled at the
  * address of clusters_d, the copy the host makes each launch); all lanes read the same centre
  * word, one request per warp, and constant loads are not warp-loads in the load statistics.
@@ -26,7 +29,13 @@
 enum { KMEANS_BLOCK = 256, KMEANS_MAX_LOOPS = 500 };
 enum { P_FEAT, P_NF, P_NPTS, P_NCL, P_MEMB, P_CLUS };
 
-/* kmeansPoint: for each centre i, ans = sum_j (feature - centre)^2 (FFMA); keep the nearest. */
+/* kmeansPoint: for each centre i, ans = sum_j (feature - centre)^2 (FFMA); keep the nearest.
+ * The feature loop is unrolled by 4 as nvcc compiles it (its trip count, nfeatures, is known only
+ * at run time, and nvcc unrolls such loops by 4 with a remainder loop after them): four feature
+ * loads back to back, then the four centre loads, then four subtract/FFMA pairs accumulating in
+ * feature order (the sum is the rolled loop's, bit for bit). So a warp has four uncoalesced
+ * loads in flight at once, not one. Registers: R1 and R2 are free after point_id and hold
+ * centre values; the loop counts groups down, as compiled loops do, to stay within 18. */
 static const struct km_inst kp_code[] = {
     KM_S2R(0, SR_TID_X),
     KM_S2R(1, SR_CTAID_X),
@@ -45,17 +54,45 @@ static const struct km_inst kp_code[] = {
     KM_MOV_(8, KRZ), /* ans = 0.0f */
     KM_MOV_(9, KR(5)),
     KM_MOV_(10, KR(7)),
-    KM_MOV_(11, KRZ), /* j */
+    KM_OP2(KM_SHR, 11, KP(P_NF), KI(2)), /* groups of 4 features left */
+    KM_ISETP_(KM_EQ, 1, KR(11), KRZ),
+    KM_BRA_IF(1, "rest", "rest"),
+    KM_LBL("feature4"),
+    KM_LDG(4, 12, KR(9), 0), /* features[point_id * nfeatures + j .. j + 3] */
+    KM_LDG(4, 13, KR(9), 4),
+    KM_LDG(4, 14, KR(9), 8),
+    KM_LDG(4, 15, KR(9), 12),
+    /* c_clusters[i * nfeatures + j .. j + 3]: constant memory, as Rodinia reads the centres */
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 1 + 1, .a = KR(10), .off = 0},
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 2 + 1, .a = KR(10), .off = 4},
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 16 + 1, .a = KR(10), .off = 8},
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 17 + 1, .a = KR(10), .off = 12},
+    KM_OP2(KM_FSUB, 12, KR(12), KR(1)),
+    KM_OP3(KM_FFMA, 8, KR(12), KR(12), KR(8)),
+    KM_OP2(KM_FSUB, 13, KR(13), KR(2)),
+    KM_OP3(KM_FFMA, 8, KR(13), KR(13), KR(8)),
+    KM_OP2(KM_FSUB, 14, KR(14), KR(16)),
+    KM_OP3(KM_FFMA, 8, KR(14), KR(14), KR(8)),
+    KM_OP2(KM_FSUB, 15, KR(15), KR(17)),
+    KM_OP3(KM_FFMA, 8, KR(15), KR(15), KR(8)),
+    KM_OP2(KM_IADD, 9, KR(9), KI(16)),
+    KM_OP2(KM_IADD, 10, KR(10), KI(16)),
+    KM_OP2(KM_IADD, 11, KR(11), KI(-1)),
+    KM_ISETP_(KM_NE, 1, KR(11), KRZ),
+    KM_BRA_IF(1, "feature4", "rest"),
+    KM_LBL("rest"),
+    KM_OP2(KM_AND, 11, KP(P_NF), KI(3)), /* the last nfeatures % 4, one at a time */
+    KM_ISETP_(KM_EQ, 1, KR(11), KRZ),
+    KM_BRA_IF(1, "compare", "compare"),
     KM_LBL("feature"),
-    KM_LDG(4, 12, KR(9), 0),  /* features[point_id * nfeatures + j] */
-    /* c_clusters[i * nfeatures + j]: constant memory, as Rodinia reads the centres */
-    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 13 + 1, .a = KR(10), .off = 0},
-    KM_OP2(KM_FSUB, 12, KR(12), KR(13)),
+    KM_LDG(4, 12, KR(9), 0),
+    {.op = KM_LD, .space = SPACE_CONST, .width = 4, .d1 = 1 + 1, .a = KR(10), .off = 0},
+    KM_OP2(KM_FSUB, 12, KR(12), KR(1)),
     KM_OP3(KM_FFMA, 8, KR(12), KR(12), KR(8)),
     KM_OP2(KM_IADD, 9, KR(9), KI(4)),
     KM_OP2(KM_IADD, 10, KR(10), KI(4)),
-    KM_OP2(KM_IADD, 11, KR(11), KI(1)),
-    KM_ISETP_(KM_LT, 1, KR(11), KP(P_NF)),
+    KM_OP2(KM_IADD, 11, KR(11), KI(-1)),
+    KM_ISETP_(KM_NE, 1, KR(11), KRZ),
     KM_BRA_IF(1, "feature", "compare"),
     KM_LBL("compare"),
     KM_FSETP_(KM_LT, 1, KR(8), KR(4)), /* dist < min_dist */
