@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "base/lineio.h"
@@ -95,9 +96,64 @@ static int add_kernel(struct kl *k, uint32_t *cap, const char *dir, const char *
     return ws_fail(e, "%s:%ld: %s: cannot open: %s", k->path, line, c->path, strerror(ENOENT));
 }
 
+/* kernel-<N>.traceg[.xz|.zst|.gz] -> N, or -1. */
+static long kernel_number(const char *name) {
+    if (strncmp(name, "kernel-", 7) != 0) return -1;
+    char *end;
+    long n = strtol(name + 7, &end, 10);
+    return end != name + 7 && strncmp(end, ".traceg", 7) == 0 ? n : -1;
+}
+
+static int by_kernel_number(const struct dirent **a, const struct dirent **b) {
+    long x = kernel_number((*a)->d_name), y = kernel_number((*b)->d_name);
+    return x < y ? -1 : x > y;
+}
+
+static int is_kernel_trace(const struct dirent *d) {
+    return kernel_number(d->d_name) >= 0;
+}
+
+/* A folder without kernelslist.g (a single kernel's trace, as some tools ship them): its
+ * kernel-N.traceg files in order of N, with no copies. */
+static struct kl *load_folder(struct kl *k, const char *dir, struct ws_err *e) {
+    struct dirent **ents;
+    int n = scandir(dir, &ents, is_kernel_trace, by_kernel_number);
+    if (n <= 0) {
+        if (n == 0) free(ents);
+        ws_fail(e, "%s: no kernelslist.g and no kernel-N.traceg files", dir);
+        kl_free(k);
+        return NULL;
+    }
+    uint32_t cap = 0;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        if (!rc) rc = add_kernel(k, &cap, dir, ents[i]->d_name, 0, e);
+        free(ents[i]);
+    }
+    free(ents);
+    if (rc) {
+        kl_free(k);
+        return NULL;
+    }
+    return k;
+}
+
 struct kl *kl_load(const char *path, struct ws_err *e) {
     struct kl *k = calloc(1, sizeof *k);
     if (!k) return ws_fail(e, "%s: out of memory", path), NULL;
+    if (is_dir(path)) {
+        char *list = join(path, "kernelslist.g");
+        bool have = list && is_file(list);
+        free(list);
+        if (!have) {
+            k->path = strdup(path);
+            if (!k->path) {
+                kl_free(k);
+                return ws_fail(e, "%s: out of memory", path), NULL;
+            }
+            return load_folder(k, path, e);
+        }
+    }
     k->path = is_dir(path) ? join(path, "kernelslist.g") : strdup(path);
     char *dir = k->path ? strdup(k->path) : NULL;
     if (!k->path || !dir) {

@@ -16,6 +16,15 @@ static void test_run(void **state) {
     assert_non_null(strstr(out, "warpsim run: trace on"));
     assert_non_null(strstr(out, "kernels 1, CTAs 1, warp instructions 344, cycles "));
     free(out);
+    /* -t, and a folder that holds only kernel-N.traceg (no kernelslist.g) */
+    rc = tu_run_cli("run -c rtx2060s -t " ACCELSIM "/mgpusim-testdata-vectoradd --no-progress",
+                    &out);
+    if (rc != 0) fail_msg("%s", out);
+    assert_non_null(strstr(out, "kernels 1, CTAs "));
+    free(out);
+    rc = tu_run_cli("run -t /nonexistent-trace-dir --no-progress", &out);
+    assert_int_equal(rc, 1);
+    free(out);
     rc = tu_run_cli("run -w trace --no-progress", &out);
     assert_int_equal(rc, 1);
     assert_string_equal(out, "warpsim: workload 'trace' needs workload.trace.path = a trace "
@@ -44,11 +53,6 @@ static void test_bad_trace_exit_status(void **state) {
 static void test_trace_info_cli(void **state) {
     (void)state;
     char *out;
-    if (tu_run_cli("trace-info --help", &out) == 2) { /* not wired into main.c yet */
-        free(out);
-        skip();
-    }
-    free(out);
     assert_int_equal(tu_run_cli("trace-info " ACCELSIM "/mgpusim-bfs-rodinia-k1-k2", &out), 0);
     assert_non_null(strstr(out, "total: 2 kernels, 16 CTAs\n"));
     free(out);
