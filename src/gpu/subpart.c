@@ -72,6 +72,15 @@ struct fetch { /* one miss-queue fetch in flight at the DRAM */
     uint8_t sectors;
     uint8_t remaining; /* bursts not back yet */
     uint32_t next_free;
+    uint64_t ts[MEM_TS_N]; /* its bursts' DRAM stages: first arrival/command, last column/data */
+};
+
+/* DRAM stage stamps of recently completed fetches, by line: the requests a fill releases copy
+ * them, so every request carries a timestamp at every stage it went through. */
+enum { STAMPS = 256 };
+struct stamp {
+    uint64_t line;
+    uint64_t enq, cmd, col, data;
 };
 
 struct ret { /* a burst's data, done at DRAM cycle `at` */
@@ -105,6 +114,7 @@ struct subpart {
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
     uint32_t nwarm_wb, cap_warm_wb, warm_head;
+    struct stamp stamps[STAMPS];
     struct subpart_stats st;
 };
 
@@ -213,6 +223,7 @@ struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cf
     for (uint32_t i = 0; i < s->nfetch; i++)
         s->fetch[i].next_free = i + 1 < s->nfetch ? i + 1 : NO_FETCH;
     s->fetch_free = 0;
+    for (uint32_t i = 0; i < STAMPS; i++) s->stamps[i].line = UINT64_MAX;
     return s;
 fail:
     subpart_destroy(s);
@@ -307,6 +318,13 @@ void subpart_dram_done(struct subpart *s, const struct mc_req *mr) {
         ws_hist_add(&s->st.lat_mc_q, ts[MEM_TS_COL] - ts[MEM_TS_MC_ENQ]);
         ws_hist_add(&s->st.lat_dram, ts[MEM_TS_DATA] - ts[MEM_TS_COL]);
     }
+    struct fetch *fe = &s->fetch[(uint32_t)(mr->r.tag & 0xffffffffu)];
+    if (ts[MEM_TS_MC_ENQ] < fe->ts[MEM_TS_MC_ENQ]) fe->ts[MEM_TS_MC_ENQ] = ts[MEM_TS_MC_ENQ];
+    uint64_t cmd = ts[MEM_TS_COL] == UINT64_MAX ? ts[MEM_TS_MC_ENQ] : ts[MEM_TS_DRAM_CMD];
+    if (cmd < fe->ts[MEM_TS_DRAM_CMD]) fe->ts[MEM_TS_DRAM_CMD] = cmd;
+    uint64_t col = ts[MEM_TS_COL] == UINT64_MAX ? ts[MEM_TS_MC_ENQ] : ts[MEM_TS_COL];
+    if (col > fe->ts[MEM_TS_COL]) fe->ts[MEM_TS_COL] = col;
+    if (ts[MEM_TS_DATA] > fe->ts[MEM_TS_DATA]) fe->ts[MEM_TS_DATA] = ts[MEM_TS_DATA];
     ret_insert(s, mr->r.ts[MEM_TS_DATA], (uint32_t)(mr->r.tag & 0xffffffffu));
 }
 
@@ -324,7 +342,9 @@ static bool start_miss(struct subpart *s) {
     if (rd) {
         uint32_t f = s->fetch_free;
         s->fetch_free = s->fetch[f].next_free;
-        s->fetch[f] = (struct fetch){m->line_addr, m->sectors, (uint8_t)s->cur_nburst, NO_FETCH};
+        s->fetch[f] =
+            (struct fetch){m->line_addr, m->sectors, (uint8_t)s->cur_nburst, NO_FETCH, {0}};
+        s->fetch[f].ts[MEM_TS_MC_ENQ] = s->fetch[f].ts[MEM_TS_DRAM_CMD] = UINT64_MAX;
         s->fetch_used++;
         s->cur_fetch = f;
     }
@@ -373,6 +393,9 @@ static void complete_fetches(struct subpart *s, uint64_t now, uint64_t dram_now)
         s->ret_n--;
         struct fetch *fe = &s->fetch[f];
         if (--fe->remaining) continue;
+        s->stamps[(fe->line / s->line_bytes) % STAMPS] =
+            (struct stamp){fe->line, fe->ts[MEM_TS_MC_ENQ], fe->ts[MEM_TS_DRAM_CMD],
+                           fe->ts[MEM_TS_COL], fe->ts[MEM_TS_DATA]};
         cache_fill(s->l2, fe->line, fe->sectors, now);
         fe->next_free = s->fetch_free;
         s->fetch_free = f;
@@ -391,6 +414,14 @@ static bool release_ready(struct subpart *s, uint64_t now) {
         }
         struct mem_req *r = cache_ready_pop(s->l2);
         r->offchip = true;
+        uint64_t line = r->addr & ~((uint64_t)s->line_bytes - 1);
+        const struct stamp *st = &s->stamps[(line / s->line_bytes) % STAMPS];
+        if (st->line == line) {
+            r->ts[MEM_TS_MC_ENQ] = st->enq;
+            r->ts[MEM_TS_DRAM_CMD] = st->cmd;
+            r->ts[MEM_TS_COL] = st->col;
+            r->ts[MEM_TS_DATA] = st->data;
+        }
         if (r->kind == MEM_ATOMIC)
             delay_push(&s->atomq, r, now + s->hit_lat + (uint64_t)s->cfg.atomic_lat);
         else

@@ -101,7 +101,13 @@ static void test_miss_then_hit(void **state) {
     uint64_t miss = roundtrip(&r, &a, 2000);
     assert_true(a.offchip);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 4); /* four 32 B GDDR6 bursts */
-    assert_true(miss > HIT_LAT + 20);                     /* tRCD + tCL at least */
+    /* the request carries the DRAM stages of its fetch: arrival <= first command <= last column
+     * < last data, the column at least tRCD after the activate, the data tCL + burst later */
+    assert_true(a.ts[MEM_TS_MC_ENQ] >= a.ts[MEM_TS_L2]);
+    assert_true(a.ts[MEM_TS_DRAM_CMD] >= a.ts[MEM_TS_MC_ENQ]);
+    assert_true(a.ts[MEM_TS_COL] >= a.ts[MEM_TS_DRAM_CMD] + 20); /* tRCD = 20 */
+    assert_true(a.ts[MEM_TS_DATA] > a.ts[MEM_TS_COL] + 20);      /* tCL = 20 */
+    assert_true(miss > HIT_LAT + 20);                            /* tRCD + tCL at least */
     struct mem_req b = req(0x10040, MEM_LOAD, 0x4);
     assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
     assert_false(b.offchip);
