@@ -30,4 +30,5 @@ int cmd_run(int argc, char **argv);
 int cmd_trace_info(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_config_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);

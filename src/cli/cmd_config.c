@@ -25,7 +25,8 @@ int cmd_config(int argc, char **argv) {
     struct ws_err e = {{0}};
     if (argc < 3) {
         fprintf(stderr,
-                "usage: warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]... | keys\n");
+                "usage: warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]... | keys\n"
+                "       warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini]\n");
         return WS_EXIT_USAGE;
     }
     if (strcmp(argv[2], "keys") == 0) {
@@ -49,6 +50,7 @@ int cmd_config(int argc, char **argv) {
         cfg_print_keys("usimm", usimm_front_keys, usimm_front_nkeys, stdout);
         return WS_EXIT_OK;
     }
+    if (strcmp(argv[2], "import") == 0) return cmd_config_import(argc, argv);
     if (strcmp(argv[2], "dump") != 0) {
         fprintf(stderr, "warpsim: config: unknown action '%s' (dump, keys)\n", argv[2]);
         return WS_EXIT_USAGE;

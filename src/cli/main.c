@@ -13,6 +13,7 @@ static const char usage[] =
     "mode\n"
     "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
     "  warpsim config keys                                 print every key with range and doc\n"
+    "  warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini]   from GPGPU-Sim\n"
     "  warpsim list   policies|presets|configs|workloads   what can be selected by name\n"
     "  warpsim trace-info TRACE                            what an Accel-Sim trace holds\n";
 
