@@ -53,10 +53,10 @@ struct kernel_desc {
     char name[64];
     uint32_t id; /* launch order within the workload, from 0 */
     uint32_t grid[3], block[3];
-    uint64_t ncta;           /* grid[0] * grid[1] * grid[2] */
-    uint32_t threads;        /* per CTA: block[0] * block[1] * block[2] */
-    uint32_t regs;           /* registers per thread */
-    uint32_t smem;           /* shared memory per CTA, bytes */
+    uint64_t ncta;                /* grid[0] * grid[1] * grid[2] */
+    uint32_t threads;             /* per CTA: block[0] * block[1] * block[2] */
+    uint32_t regs;                /* registers per thread */
+    uint32_t smem;                /* shared memory per CTA, bytes */
     const struct wl_copy *copies; /* HtoD copies since the previous launch (owned by the
                                      workload, valid until the next next_kernel call) */
     uint32_t ncopies;
