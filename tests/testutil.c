@@ -60,3 +60,18 @@ bool tu_file_exists(const char *path) {
     struct stat st;
     return stat(path, &st) == 0;
 }
+
+char *tu_slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    b[n] = '\0';
+    if (len) *len = (size_t)n;
+    return b;
+}

@@ -14,3 +14,6 @@ const char *tu_tmpfile(const char *name, const char *text);
  * Returns the exit status. */
 int tu_run_cli(const char *args, char **out);
 bool tu_file_exists(const char *path);
+/* The whole file as a NUL-terminated string (malloc'd), or NULL when it cannot be opened;
+ * *len (may be NULL) gets its size. */
+char *tu_slurp(const char *path, size_t *len);

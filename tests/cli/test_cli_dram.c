@@ -11,19 +11,6 @@
 
 #include "testutil.h"
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 static void expect_error(const char *ini_name, const char *ini, const char *extra_args,
                          const char *expected) {
     const char *cfgp = tu_tmpfile(ini_name, ini);
@@ -116,7 +103,7 @@ static void test_deterministic_results(void **state) {
         "dram -c %s/configs/ddr4-2400.ini --synthetic mixed --requests 20000 --seed 3 -q -o %s",
         WS_SOURCE_DIR, b);
     assert_int_equal(tu_run_cli(args, NULL), 0);
-    char *ja = slurp(a), *jb = slurp(b);
+    char *ja = tu_slurp(a, NULL), *jb = tu_slurp(b, NULL);
     assert_non_null(ja);
     assert_non_null(jb);
     if (strcmp(ja, jb) != 0)

@@ -14,19 +14,6 @@
 
 #define VECADD WS_SOURCE_DIR "/../shared/data/traces/accelsim/microgpusim-vectoradd-100-32"
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 static unsigned count(const char *text, const char *what) {
     unsigned n = 0;
     for (const char *p = text; (p = strstr(p, what)); p += strlen(what)) n++;
@@ -63,7 +50,7 @@ static void test_import_vectoradd_log(void **state) {
     assert_non_null(strstr(out, "; unmapped: -power_simulation_enabled 0\n"));
     assert_non_null(strstr(out, "; unmapped: -visualizer_enabled 0\n"));
     free(out);
-    char *text = slurp(ini);
+    char *text = tu_slurp(ini, NULL);
     assert_non_null(text);
     assert_int_equal(count(text, "\n; unmapped: -"), 192);
     /* the trace header lines later in the log are not options */

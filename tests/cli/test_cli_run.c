@@ -13,19 +13,6 @@
 
 #include "testutil.h"
 
-static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
-    b[n] = '\0';
-    fclose(f);
-    return b;
-}
-
 static const char small[] = "-w vecadd --set workload.vecadd.n=8192 --no-progress";
 
 static void test_summary_and_determinism(void **state) {
@@ -48,7 +35,7 @@ static void test_summary_and_determinism(void **state) {
              o2);
     assert_int_equal(tu_run_cli(args, &text2), 0);
     assert_string_equal(text2, ""); /* -q */
-    char *a = slurp(o1), *b = slurp(o2);
+    char *a = tu_slurp(o1, NULL), *b = tu_slurp(o2, NULL);
     assert_non_null(a);
     assert_non_null(b);
     assert_string_equal(a, b);

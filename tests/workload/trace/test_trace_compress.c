@@ -10,21 +10,14 @@
 #include <zstd.h>
 
 #include "base/lineio.h"
+#include "testutil.h"
 
 #define SIMPLE ACCELSIM "/mgpusim-simple-trace-example/kernel-1.traceg"
 
-static char *slurp(const char *path, size_t *n) {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
-    fclose(f);
-    buf[len] = '\0';
-    *n = (size_t)len;
-    return buf;
+static char *must_slurp(const char *path, size_t *n) {
+    char *b = tu_slurp(path, n);
+    assert_non_null(b);
+    return b;
 }
 
 static void put(const char *path, const void *p, size_t n) {
@@ -130,7 +123,7 @@ static void test_formats_identical(void **state) {
     (void)state;
     tdir_new();
     size_t n;
-    char *data = slurp(SIMPLE, &n);
+    char *data = must_slurp(SIMPLE, &n);
     write_gz(tpath("kernel-1.traceg.gz"), data, n);
     write_xz(tpath("kernel-2.traceg.xz"), data, n);
     write_zst(tpath("kernel-3.traceg.zst"), data, n);
@@ -182,7 +175,7 @@ static void test_truncated_and_corrupt(void **state) {
     (void)state;
     tdir_new();
     size_t n, m;
-    char *data = slurp(SIMPLE, &n);
+    char *data = must_slurp(SIMPLE, &n);
     const char *ext[] = {"gz", "xz", "zst"};
     const char *what[] = {"unexpected end of gzip data (truncated file?)",
                           "unexpected end of xz data (truncated file?)",
@@ -194,7 +187,7 @@ static void test_truncated_and_corrupt(void **state) {
         if (i == 0) write_gz(tpath(full), data, n);
         if (i == 1) write_xz(tpath(full), data, n);
         if (i == 2) write_zst(tpath(full), data, n);
-        char *z = slurp(tpath(full), &m);
+        char *z = must_slurp(tpath(full), &m);
         put(tpath(cut), z, m / 2);
         expect_cut(tpath(cut), what[i]);
         /* the trace reader reports it through cta_start */
@@ -225,7 +218,7 @@ static void test_line_reader_edges(void **state) {
     write_gz(tpath("a.gz"), "one\ntwo\n", 8);
     write_gz(tpath("b.gz"), "three\nfour", 10);
     size_t na, nb;
-    char *a = slurp(tpath("a.gz"), &na), *b = slurp(tpath("b.gz"), &nb);
+    char *a = must_slurp(tpath("a.gz"), &na), *b = must_slurp(tpath("b.gz"), &nb);
     char *ab = malloc(na + nb);
     memcpy(ab, a, na);
     memcpy(ab + na, b, nb);
