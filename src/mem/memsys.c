@@ -8,6 +8,8 @@
 
 #include "mem/dram/checker.h"
 #include "mem/dram/power.h"
+#include "mem/mc/policy.h"
+#include "mem/mc/warp_table.h"
 
 struct memsys {
     struct dram_spec spec;
@@ -18,6 +20,9 @@ struct memsys {
     struct dram_checker *checker;
     struct dram_power *power;
     struct memsys_summary sum;
+    struct warp_table *wt;       /* shared by the controllers when the policy reads it */
+    const struct mc_policy *pol; /* the controllers' policy */
+    void *pol_sum;               /* its counters summed over channels (memsys_finish) */
 };
 
 #define SD(f, kind, unit, doc)                                                                     \
@@ -80,8 +85,14 @@ struct memsys *memsys_create(struct cfg *c, struct ws_err *e) {
         ms->checker = dram_checker_create(&ms->spec, e);
         if (!ms->checker) goto fail;
     }
+    ms->pol = mc_policy_find(ms->mcfg.policy);
+    if (ms->pol && ms->pol->warp_table && !(ms->wt = warp_table_create(c, e))) goto fail;
+    if (ms->pol && ms->pol->stats && !(ms->pol_sum = calloc(1, ms->pol->stat_size))) {
+        ws_fail(e, "out of memory");
+        goto fail;
+    }
     for (uint32_t ch = 0; ch < ms->nch; ch++) {
-        ms->mc[ch] = mc_create(&ms->spec, &ms->mcfg, ch, c, e);
+        ms->mc[ch] = mc_create(&ms->spec, &ms->mcfg, ch, ms->wt, c, e);
         if (!ms->mc[ch]) goto fail;
         if (ms->checker) mc_add_cmd_observer(ms->mc[ch], obs_checker, ms->checker);
         mc_add_cmd_observer(ms->mc[ch], obs_power, ms->power);
@@ -99,6 +110,8 @@ void memsys_destroy(struct memsys *ms) {
     free(ms->mc);
     if (ms->checker) dram_checker_destroy(ms->checker);
     if (ms->power) dram_power_destroy(ms->power);
+    warp_table_destroy(ms->wt);
+    free(ms->pol_sum);
     free(ms);
 }
 
@@ -116,6 +129,10 @@ uint32_t memsys_nchannels(const struct memsys *ms) {
 }
 struct mc *memsys_mc(struct memsys *ms, uint32_t ch) {
     return ms->mc[ch];
+}
+
+const struct warp_table *memsys_warp_table(const struct memsys *ms) {
+    return ms->wt;
 }
 
 void memsys_set_done_cb(struct memsys *ms, mc_done_fn fn, void *ctx) {
@@ -182,6 +199,20 @@ int memsys_finish(struct memsys *ms, uint64_t end, struct ws_err *e) {
         rd_lat += m->rd_lat.sum;
         wr_lat += m->wr_lat.sum;
     }
+    if (ms->pol_sum) {
+        memset(ms->pol_sum, 0, ms->pol->stat_size);
+        for (uint32_t ch = 0; ch < ms->nch; ch++) {
+            const char *src = mc_policy_stats(ms->mc[ch]);
+            for (unsigned i = 0; i < ms->pol->nstat; i++) {
+                size_t off = ms->pol->stat_desc[i].offset;
+                uint64_t a, b;
+                memcpy(&a, (char *)ms->pol_sum + off, sizeof a);
+                memcpy(&b, src + off, sizeof b);
+                a += b;
+                memcpy((char *)ms->pol_sum + off, &a, sizeof a);
+            }
+        }
+    }
     if (ms->checker) {
         if (dram_checker_finish(ms->checker, end, e) != 0) return -1;
         s->commands_checked = dram_checker_ncommands(ms->checker);
@@ -216,6 +247,9 @@ int memsys_register_stats(struct memsys *ms, struct stats_reg *reg, bool per_cha
     if (stats_register(reg, "dram", memsys_summary_desc, memsys_summary_ndesc, &ms->sum, e) != 0)
         return -1;
     if (dram_power_register_stats(ms->power, reg, e) != 0) return -1;
+    if (ms->pol_sum &&
+        stats_register(reg, "sched", ms->pol->stat_desc, ms->pol->nstat, ms->pol_sum, e) != 0)
+        return -1;
     if (per_channel)
         for (uint32_t ch = 0; ch < ms->nch; ch++) {
             char name[32];

@@ -24,6 +24,8 @@ const struct addr_map *memsys_map(const struct memsys *ms);
 const struct mc_cfg *memsys_mc_cfg(const struct memsys *ms);
 uint32_t memsys_nchannels(const struct memsys *ms);
 struct mc *memsys_mc(struct memsys *ms, uint32_t ch);
+/* The warp alias/entry tables the controllers share (NULL unless the policy reads them). */
+const struct warp_table *memsys_warp_table(const struct memsys *ms);
 
 /* Completion callback for every channel (see mc_set_done_cb). */
 void memsys_set_done_cb(struct memsys *ms, mc_done_fn fn, void *ctx);

@@ -565,7 +565,7 @@ static uint64_t ci_next(const struct mc *m) {
 
 /* ---- lifecycle ---- */
 struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
-                     struct cfg *c, struct ws_err *e) {
+                     struct warp_table *wt, struct cfg *c, struct ws_err *e) {
     struct mc *m = calloc(1, sizeof *m);
     if (!m) {
         ws_fail(e, "out of memory");
@@ -642,7 +642,12 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         mc_destroy(m);
         return NULL;
     }
-    struct mc_policy_env env = {spec, channel, m->nbanks, &m->cfg};
+    if (m->pol->warp_table && !wt) {
+        ws_fail(e, "mc.policy = '%s' needs the shared warp table", m->pol->name);
+        mc_destroy(m);
+        return NULL;
+    }
+    struct mc_policy_env env = {spec, channel, m->nbanks, &m->cfg, wt};
     m->pst = m->pol->create(&env, c, e);
     if (!m->pst) {
         mc_destroy(m);
@@ -738,6 +743,10 @@ const struct dram_chan *mc_dram(const struct mc *m) {
 }
 const char *mc_policy_name(const struct mc *m) {
     return m->pol->name;
+}
+
+const void *mc_policy_stats(const struct mc *m) {
+    return m->pol->stats ? m->pol->stats(m->pst) : NULL;
 }
 
 bool mc_idle(const struct mc *m) {

@@ -79,9 +79,11 @@ struct mc_policy;
 typedef void (*mc_done_fn)(void *ctx, const struct mc_req *req);
 typedef int (*mc_cmd_fn)(void *ctx, const struct dram_cmd_rec *rec, struct ws_err *e);
 
-/* `spec` and `map` must outlive the controller. `c` supplies the policy's own keys. */
+struct warp_table;
+/* `spec` must outlive the controller. `c` supplies the policy's own keys; `wt` is the memory
+ * system's shared warp table (NULL unless the policy asks for one, see struct mc_policy). */
 struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
-                     struct cfg *c, struct ws_err *e);
+                     struct warp_table *wt, struct cfg *c, struct ws_err *e);
 void mc_destroy(struct mc *m);
 void mc_set_done_cb(struct mc *m, mc_done_fn fn, void *ctx);
 /* Command observers (protocol checker, power model, command trace); up to 4. */
@@ -104,3 +106,5 @@ void mc_finish(struct mc *m, uint64_t end);
 const struct mc_stats *mc_stats(const struct mc *m);
 const struct dram_chan *mc_dram(const struct mc *m);
 const char *mc_policy_name(const struct mc *m);
+/* The policy's own counters (struct mc_policy.stats), NULL when it has none. */
+const void *mc_policy_stats(const struct mc *m);

@@ -27,7 +27,9 @@
 #include <stdint.h>
 
 #include "base/cfg.h"
+#include "base/stats.h"
 #include "mem/mc/mc.h"
+#include "mem/mc/warp_table.h"
 
 struct mc_view; /* opaque: use the accessors below */
 
@@ -42,6 +44,7 @@ struct mc_policy_env {
     uint32_t channel;
     uint32_t nbanks; /* flat banks in the channel */
     const struct mc_cfg *mcfg;
+    struct warp_table *wt; /* shared by every controller; set when the policy asks for it */
 };
 
 struct mc_policy {
@@ -61,6 +64,14 @@ struct mc_policy {
      * be NULL (no index). */
     struct mc_req *(*bank_cand)(void *st, const struct mc_view *v, enum mc_q q, uint32_t bank,
                                 unsigned *cls, uint64_t *key);
+    /* Whether the policy reads the shared warp alias/entry tables (env.wt; keys mc.wet.*). */
+    bool warp_table;
+    /* Optional counters of its own: a struct of stat_size bytes described by stat_desc (every
+     * entry STAT_COUNTER, summed over channels into the result's "sched" group). */
+    const struct stat_desc *stat_desc;
+    unsigned nstat;
+    size_t stat_size;
+    const void *(*stats)(const void *st);
 };
 
 enum { MC_NCLS = 4 }; /* candidate classes of the index */

@@ -79,15 +79,23 @@ static inline uint64_t addr(struct run *x, uint32_t bg, uint32_t ba, uint32_t ro
     return addr_map_encode(memsys_map(x->ms), &a);
 }
 
-static inline void enq(struct run *x, uint64_t tag, uint64_t a, bool is_write, uint64_t now) {
+/* A request of warp slot `warp` of SM `sm` (the origin warp-aware policies group by). */
+static inline void enq_w(struct run *x, uint64_t tag, uint64_t a, bool is_write, uint64_t now,
+                         uint16_t sm, uint32_t warp) {
     struct mem_req r;
     memset(&r, 0, sizeof r);
     r.addr = a;
     r.is_write = is_write;
     r.bytes = 64;
     r.tag = tag;
+    r.o.sm = sm;
+    r.o.warp_slot = warp;
     assert_true(memsys_can_accept(x->ms, a, is_write));
     memsys_enqueue(x->ms, &r, now);
+}
+
+static inline void enq(struct run *x, uint64_t tag, uint64_t a, bool is_write, uint64_t now) {
+    enq_w(x, tag, a, is_write, now, 0, 0);
 }
 
 static inline void tick(struct run *x, uint64_t t) {
@@ -159,7 +167,9 @@ static inline void conservation(const char *ini, uint64_t seed) {
             bool wr = ws_rng_below(&r, 2) == 1;
             uint64_t a = addr(x, bg, ba, row, col);
             if (memsys_can_accept(x->ms, a, wr)) {
-                enq(x, sent++, a, wr, t);
+                /* three requests in a row share a warp (for the warp-aware policies) */
+                enq_w(x, sent, a, wr, t, (uint16_t)(sent / 96 % 4), sent / 3 % 32);
+                sent++;
                 wr ? nwr++ : nrd++;
             }
         }
