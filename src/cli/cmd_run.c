@@ -142,6 +142,8 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
             (unsigned long long)s->load_warps, s->offchip_per_load,
             gpu_load_class(s->offchip_per_load));
     print_hist_line(out, "latency divergence", gpu_hist_lat_div(g));
+    fprintf(out, "  divergence in controllers  %.1f%% (In-MC; the rest before them: Ex-MC)\n",
+            100.0 * s->lat_div_in_mc_share);
     print_hist_line(out, "load-warp execution time", gpu_hist_load_time(g));
     fprintf(out,
             "  speed                      %.3f M warp instructions/s, %.0f k cycles/s "

@@ -27,7 +27,8 @@ struct minst {
     uint16_t dst[INST_MAX_DST];
     uint64_t issue;
     uint32_t offchip;
-    uint64_t tmin, tmax; /* off-chip turnaround extremes */
+    uint64_t tmin, tmax;   /* off-chip turnaround extremes */
+    uint64_t mcmin, mcmax; /* time in a controller of the requests at tmin / tmax */
     uint32_t next_free;
 };
 
@@ -226,7 +227,12 @@ static void finish_inst(struct ldst *l, uint32_t idx, uint64_t t) {
         struct sm_stats *st = l->st;
         st->load_warps++;
         ws_hist_add(&st->offchip_per_load, m->offchip);
-        if (m->offchip) ws_hist_add(&st->lat_div, m->tmax - m->tmin);
+        if (m->offchip) {
+            uint64_t div = m->tmax - m->tmin;
+            uint64_t in = m->mcmax > m->mcmin ? m->mcmax - m->mcmin : 0;
+            ws_hist_add(&st->lat_div, div);
+            ws_hist_add(&st->lat_div_in_mc, in < div ? in : div);
+        }
         ws_hist_add(&st->load_time, t - m->issue);
     }
     l->hooks.done(l->hooks.ctx, m->warp, m->dst, m->ndst, t);
@@ -243,8 +249,15 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
     if (r->offchip && m->global_load) {
         uint64_t turn = t - r->ts[MEM_TS_ISSUE];
         m->offchip++;
-        if (turn < m->tmin) m->tmin = turn;
-        if (turn > m->tmax) m->tmax = turn;
+        /* controller arrival to last data beat, DRAM cycles converted to core cycles */
+        const uint64_t *ts = r->ts;
+        uint64_t mc =
+            ts[MEM_TS_DATA] > ts[MEM_TS_MC_ENQ] && ts[MEM_TS_DATA] != UINT64_MAX
+                ? (uint64_t)((double)(ts[MEM_TS_DATA] - ts[MEM_TS_MC_ENQ]) * l->env.dram_to_core +
+                             0.5)
+                : 0;
+        if (turn < m->tmin) m->tmin = turn, m->mcmin = mc;
+        if (turn > m->tmax) m->tmax = turn, m->mcmax = mc;
         ws_hist_add(&l->st->req_turnaround, turn);
     }
     l->env.req_free(l->env.ctx, r);

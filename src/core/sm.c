@@ -177,6 +177,10 @@ const struct stat_desc sm_stat_desc[] = {
     SD(lat_div, STAT_HIST, "cycles",
        "memory latency divergence of a warp-load with >= 1 off-chip request: slowest minus "
        "fastest off-chip turnaround (seed 000)"),
+    SD(lat_div_in_mc, STAT_HIST, "cycles",
+       "In-MC part of a warp-load's latency divergence (seed 000 Fig. 6): time in the memory "
+       "controller (queue arrival to last data beat) of its slowest minus its fastest off-chip "
+       "request, clamped to [0, divergence]; the rest is Ex-MC (L1 MSHR, NoC, L2)"),
     SD(load_time, STAT_HIST, "cycles",
        "load-warp execution time: issue of the load instruction to its last request back"),
     SD(req_turnaround, STAT_HIST, "cycles",

@@ -45,6 +45,7 @@ struct sm_env {
     void (*req_free)(void *ctx, struct mem_req *r);
     uint32_t (*subpart_of)(void *ctx, uint64_t addr); /* memory sub-partition of an address */
     uint32_t app;                                     /* application id stamped on requests */
+    double dram_to_core; /* core cycles per DRAM command-clock cycle (In-MC time of requests) */
 };
 
 /* Per-SM figures; the GPU layer sums them. Definitions are in sm_stat_desc (sm.c). */
@@ -64,6 +65,7 @@ struct sm_stats {
     uint64_t load_warps;               /* global load instructions completed (warp-loads) */
     uint64_t smem_accesses, smem_conflict_cycles;
     struct ws_hist offchip_per_load; /* off-chip requests of one warp-load */
+    struct ws_hist lat_div_in_mc;    /* the part of lat_div that arose inside a controller */
     struct ws_hist lat_div;          /* slowest - fastest off-chip turnaround of a warp-load
                                         with >= 1 off-chip request, core cycles */
     struct ws_hist load_time;        /* warp-load issue -> last request back, core cycles */

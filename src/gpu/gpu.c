@@ -83,6 +83,9 @@ const struct stat_desc gpu_summary_desc[] = {
        "mean off-chip (DRAM-served) requests per load warp: <2 LOA, 2-8 MOA, >8 HOA"),
     SD(lat_div_mean, STAT_REAL, "core cycles",
        "mean latency divergence: slowest - fastest off-chip turnaround of one warp-load"),
+    SD(lat_div_in_mc_share, STAT_REAL, "",
+       "In-MC share of latency divergence: sum of In-MC parts / sum of divergences (seed 000 "
+       "Fig. 6)"),
     SD(load_time_mean, STAT_REAL, "core cycles",
        "mean load-warp execution time: issue to the last request back"),
     SD(ns_noc_req, STAT_REAL, "ns", "stage latency: request network, push to pop"),
@@ -249,7 +252,9 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
         ws_fail(e, "out of memory");
         goto fail;
     }
-    struct sm_env env = {g, env_alloc, env_free, env_subpart, 0};
+    struct sm_env env = {
+        g,           env_alloc, env_free,
+        env_subpart, 0,         (double)g->cfg.core_mhz * (double)memsys_spec(g->ms)->tCK_ps / 1e6};
     for (uint32_t i = 0; i < g->nsm; i++) {
         g->sm[i] = sm_create(&g->smc, &g->l1c, i, &env, e);
         if (!g->sm[i]) goto fail;
@@ -697,6 +702,8 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     s->offchip_per_load = ws_hist_mean(&c->offchip_per_load);
     s->lat_div_mean = ws_hist_mean(&c->lat_div);
     s->load_time_mean = ws_hist_mean(&c->load_time);
+    s->lat_div_in_mc_share =
+        c->lat_div.sum ? (double)c->lat_div_in_mc.sum / (double)c->lat_div.sum : 0;
     const struct clocks *k = &g->clk;
 #define NS(dom, cycles) ((cycles) * (double)k->period_fs[dom] / 1e6)
     s->ns_noc_req = NS(CLK_NOC, s->noc_req_lat);

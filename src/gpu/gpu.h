@@ -41,7 +41,7 @@ struct gpu_summary {
     double dram_row_hit_rate, dram_bw_share, dram_avg_read_lat_ns;
     uint64_t load_warps;
     double offchip_per_load; /* mean off-chip requests per load warp: LOA/MOA/HOA */
-    double lat_div_mean, load_time_mean;
+    double lat_div_mean, lat_div_in_mc_share, load_time_mean;
     /* average latency per stage, ns */
     double ns_noc_req, ns_l2_hit, ns_l2_miss, ns_mc_queue, ns_dram, ns_noc_rep, ns_offchip_req;
     uint64_t requests, requests_returned;
