@@ -7,8 +7,9 @@
  *  - row priority (mc.warped.row): on a row miss, the bank opens the pending row with the highest
  *    row-scoreboard score (ties: the row of the oldest request). A row's 4-bit saturating score
  *    counts its requests seen as the last of their warp; it returns to 0 when the row is opened;
- *  - bank priority (mc.warped.bank): banks whose scheduled request is H form a high pool; the
- *    command scheduler picks round-robin among ready banks of the high pool, then of the rest.
+ *  - bank priority (mc.warped.bank): banks whose scheduled request is an H row hit form a high
+ *    pool; the command scheduler picks round-robin among ready banks of the high pool, then of
+ *    the rest.
  * With all three off it is the GPGPU-Sim-style FR-FCFS the paper compares against: per bank the
  * oldest row hit, else the oldest request, banks served round-robin; that baseline is also
  * registered on its own as `frfcfs-rr`.
@@ -78,7 +79,7 @@ static const struct stat_desc wm_stat_desc[] = {
                     "oldest request's (FR-FCFS's choice)"),
     SD(bank_changed, "decisions where the high-priority bank pool chose another bank than "
                      "round-robin over all ready banks would"),
-    SD(h_issued, "decisions for a request that was the last pending request of its warp (H)"),
+    SD(h_issued, "decisions for a row hit that was the last pending request of its warp (H)"),
     {"rs_full", STAT_COUNTER, offsetof(struct wm_stats, rs_full), "req",
      "reads whose row found its bank's row scoreboard full (not scored)"},
 };
@@ -208,7 +209,9 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
             }
         }
     }
-    bp.high = wt_is_last(p->wt, bp.req);
+    /* H is a row-hit priority (the request scheduler assigns it to hits only): a bank joins the
+     * high pool when the request it will serve is a hit that is its warp's last. */
+    bp.high = bp.hit && wt_is_last(p->wt, bp.req);
     return bp;
 }
 

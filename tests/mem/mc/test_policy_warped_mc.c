@@ -130,35 +130,43 @@ static void test_row_scoreboard_full(void **state) {
     finish(x, end);
 }
 
-/* Banks P = (bg 0, ba 0) and Q = (bg 1, ba 0), both closed, both ready at cycle 0. P holds two
- * requests of warp 1 (M), Q the only request of warp 2 (H). Round-robin starts at P; the
- * two-level bank scheduler activates Q first. */
-static void banks(struct run *x) {
-    enq_w(x, 0, addr(x, 0, 0, 3, 0), false, 0, 0, 1);
-    enq_w(x, 1, addr(x, 0, 0, 3, 1), false, 0, 0, 1);
-    enq_w(x, 2, addr(x, 1, 0, 3, 0), false, 0, 0, 2);
+/* Banks P = (bg 0, ba 0) and Q = (bg 1, ba 0), each with row 3 opened by a first request (P,
+ * then Q: round-robin continues after Q, at P). Then P gets two hits of warp 1 (M) and Q one hit
+ * that is warp 2's only request (an H hit): the two-level bank scheduler serves Q first,
+ * round-robin serves P first. A bank whose next request is a miss never joins the high pool. */
+static uint64_t banks(struct run *x, uint32_t q_row) {
+    enq_w(x, 0, addr(x, 0, 0, 3, 0), false, 0, 0, 9);
+    enq_w(x, 1, addr(x, 1, 0, 3, 0), false, 0, 0, 8);
+    uint64_t t = run_idle(x, 0) + 100;
+    enq_w(x, 2, addr(x, 0, 0, 3, 1), false, t, 0, 1);
+    enq_w(x, 3, addr(x, 0, 0, 3, 2), false, t, 0, 1);
+    enq_w(x, 4, addr(x, 1, 0, q_row, 1), false, t, 0, 2);
+    return run_idle(x, t);
 }
 
 static void test_bank_priority(void **state) {
     (void)state;
     struct run *x = start(WARPED);
-    banks(x);
-    uint64_t end = run_idle(x, 0);
-    assert_int_equal(x->cmd[0].cmd, DRAM_ACT);
-    assert_int_equal(x->cmd[0].bg, 1);
-    assert_int_equal(x->tag[0], 2);
+    uint64_t end = banks(x, 3);
+    static const uint64_t tags[] = {0, 1, 4, 2, 3};
+    EXPECT_SERVED(x, tags, NULL);
     finish(x, end);
 
     x = start(WARPED "warped.bank=false\n");
-    banks(x);
-    end = run_idle(x, 0);
-    assert_int_equal(x->cmd[0].bg, 0);
-    assert_int_equal(x->tag[0], 0);
+    end = banks(x, 3);
+    assert_int_equal(x->tag[2], 2);
+    finish(x, end);
+
+    /* Q's request a miss (row 4): no high bank, round-robin reaches P first (its PRE to Q) */
+    x = start(WARPED);
+    end = banks(x, 4);
+    assert_int_equal(x->cmd[4].cmd, DRAM_RD);
+    assert_int_equal(x->cmd[4].bg, 0);
     finish(x, end);
 }
 
 /* Statistics: in test_request_priority's queue, request priority changed one decision (R3 for
- * R1); R3 and, after R1, R2 were H, and R0 was its warp's only request. */
+ * R1); the H hits were R0 (its warp's only request), R3 and, after R1, R2. */
 static void test_decision_counts(void **state) {
     (void)state;
     struct run *x = start(WARPED);
@@ -175,7 +183,7 @@ static void test_decision_counts(void **state) {
     assert_int_equal(json_integer_value(json_object_get(s, "decisions")), 5); /* ACT + 4 RD */
     assert_int_equal(json_integer_value(json_object_get(s, "req_changed")), 1);
     assert_int_equal(json_integer_value(json_object_get(s, "row_changed")), 0);
-    assert_int_equal(json_integer_value(json_object_get(s, "h_issued")), 4);
+    assert_int_equal(json_integer_value(json_object_get(s, "h_issued")), 3);
     json_decref(j);
     stats_reg_free(&reg);
     memsys_destroy(x->ms);
