@@ -37,6 +37,7 @@ struct wm_cfg {
 
 struct wm_stats {
     uint64_t decisions, req_changed, row_changed, bank_changed, h_issued, rs_full;
+    uint64_t hit_decisions, pending_hits, miss_decisions, pending_rows; /* seed 000 Fig. 7 */
 };
 
 struct rs_slot {
@@ -51,6 +52,7 @@ struct wm {
     uint32_t nbanks, rr;   /* rr: bank served last */
     uint8_t score_max;
     struct rs_slot *rs; /* [nbanks][rs_rows] */
+    uint8_t *miss_seen; /* [nbanks] this bank's current row miss has been counted (Fig. 7b) */
     struct wm_stats st;
 };
 
@@ -82,6 +84,14 @@ static const struct stat_desc wm_stat_desc[] = {
     SD(h_issued, "decisions for a row hit that was the last pending request of its warp (H)"),
     {"rs_full", STAT_COUNTER, offsetof(struct wm_stats, rs_full), "req",
      "reads whose row found its bank's row scoreboard full (not scored)"},
+    SD(hit_decisions, "decisions for a row hit"),
+    {"pending_hits", STAT_COUNTER, offsetof(struct wm_stats, pending_hits), "req",
+     "sum over hit decisions of the requests queued that hit the bank's open row (seed 000 Fig. "
+     "7a: pending_hits / hit_decisions)"},
+    SD(miss_decisions, "row misses scheduled (counted once, at their PRE or ACT)"),
+    {"pending_rows", STAT_COUNTER, offsetof(struct wm_stats, pending_rows), "rows",
+     "sum over row misses of the distinct rows queued for the bank, i.e. the rows that could "
+     "replace the open one (seed 000 Fig. 7b: pending_rows / miss_decisions)"},
 };
 #undef SD
 
@@ -95,7 +105,10 @@ static struct wm *wm_alloc(const struct mc_policy_env *env, const struct wm_cfg 
     p->rr = env->nbanks - 1;
     p->score_max = (uint8_t)((1u << cfg->score_bits) - 1);
     p->rs = calloc((size_t)env->nbanks * (size_t)cfg->rs_rows, sizeof *p->rs);
-    if (!p->rs) {
+    p->miss_seen = calloc(env->nbanks, 1);
+    if (!p->rs || !p->miss_seen) {
+        free(p->rs);
+        free(p->miss_seen);
         free(p);
         return ws_fail(e, "out of memory"), NULL;
     }
@@ -119,6 +132,7 @@ static void *rr_create(const struct mc_policy_env *env, struct cfg *c, struct ws
 static void wm_destroy(void *st) {
     struct wm *p = st;
     free(p->rs);
+    free(p->miss_seen);
     free(p);
 }
 
@@ -215,6 +229,31 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
     return bp;
 }
 
+/* Distinct rows among a bank's queued requests (up to 64 told apart; more count as 64). */
+static uint64_t distinct_rows(const struct mc_req *head) {
+    uint32_t rows[64], n = 0;
+    for (const struct mc_req *r = head; r && n < 64; r = r->bnext) {
+        uint32_t i = 0;
+        while (i < n && rows[i] != r->da.row) i++;
+        if (i == n) rows[n++] = r->da.row;
+    }
+    return n;
+}
+
+/* Seed 000 Fig. 7: pending hits behind each hit decision, replaceable rows at each miss. */
+static void count_fig7(struct wm *p, const struct mc_view *v, enum mc_q q, uint32_t b,
+                       const struct bank_pick *bp) {
+    if (bp->hit) {
+        p->st.hit_decisions++;
+        p->st.pending_hits += mcv_bank_hits(v, q, b);
+        p->miss_seen[b] = 0;
+    } else if (!p->miss_seen[b]) {
+        p->miss_seen[b] = 1;
+        p->st.miss_decisions++;
+        p->st.pending_rows += distinct_rows(mcv_bank_head(v, q, b));
+    }
+}
+
 static bool wm_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     struct wm *p = st;
     enum mc_q q = mcv_draining(v) ? MC_WRITEQ : MC_READQ;
@@ -239,6 +278,7 @@ static bool wm_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     if (got.req != got.base) got.hit ? p->st.req_changed++ : p->st.row_changed++;
     if (got_b != first_b) p->st.bank_changed++;
     if (got.high) p->st.h_issued++;
+    count_fig7(p, v, q, got_b, &got);
     mcv_choose(v, got.req, out);
     return true;
 }
@@ -273,4 +313,8 @@ const struct mc_policy mc_policy_frfcfs_rr = {
     .pick = wm_pick,
     .on_enqueue = wm_enqueue,
     .on_complete = wm_complete,
+    .stat_desc = wm_stat_desc,
+    .nstat = CFG_COUNT(wm_stat_desc),
+    .stat_size = sizeof(struct wm_stats),
+    .stats = wm_stats,
 };
