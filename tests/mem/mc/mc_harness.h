@@ -140,6 +140,27 @@ static inline void expect_served(const struct run *x, const uint64_t *tags, cons
 }
 #define EXPECT_SERVED(x, tags, cols) expect_served(x, tags, cols, sizeof tags / sizeof tags[0])
 
+/* Runs the queue to the end from cycle `from`, closes the run and returns the result's "sched"
+ * group (the policy's own counters; caller frees). */
+static inline json_t *sched_of(struct run *x, uint64_t from) {
+    uint64_t end = run_idle(x, from);
+    struct ws_err e = {{0}};
+    assert_int_equal(memsys_finish(x->ms, end, &e), 0);
+    struct stats_reg reg;
+    stats_reg_init(&reg);
+    assert_int_equal(memsys_register_stats(x->ms, &reg, false, &e), 0);
+    json_t *j = stats_to_json(&reg);
+    json_t *s = json_incref(json_object_get(j, "sched"));
+    assert_non_null(s);
+    json_decref(j);
+    stats_reg_free(&reg);
+    memsys_destroy(x->ms);
+    cfg_destroy(x->cfg);
+    free(x);
+    return s;
+}
+#define STAT(s, k) json_integer_value(json_object_get(s, k))
+
 /* Cycle of the k-th (from 0) recorded command of kind c; fails when there is none. */
 static inline uint64_t cmd_cycle(const struct run *x, enum dram_cmd c, unsigned k) {
     for (unsigned i = 0; i < x->ncmd; i++)

@@ -165,26 +165,6 @@ static void test_bank_priority(void **state) {
     finish(x, end);
 }
 
-/* Runs the queue to the end and returns the result's "sched" group (caller frees). */
-static json_t *sched_of(struct run *x) {
-    uint64_t end = run_idle(x, 0);
-    struct ws_err e = {{0}};
-    assert_int_equal(memsys_finish(x->ms, end, &e), 0);
-    struct stats_reg reg;
-    stats_reg_init(&reg);
-    assert_int_equal(memsys_register_stats(x->ms, &reg, false, &e), 0);
-    json_t *j = stats_to_json(&reg);
-    json_t *s = json_incref(json_object_get(j, "sched"));
-    assert_non_null(s);
-    json_decref(j);
-    stats_reg_free(&reg);
-    memsys_destroy(x->ms);
-    cfg_destroy(x->cfg);
-    free(x);
-    return s;
-}
-#define STAT(s, k) json_integer_value(json_object_get(s, k))
-
 /* Statistics. test_request_priority's queue: request priority changed one decision (R3 for R1);
  * the H hits were R0 (its warp's only request), R3 and, after R1, R2; Fig. 7: one miss with one
  * pending row, hits served with 4, 3, 2, 1 hits pending. test_row_priority's: a miss among rows
@@ -193,7 +173,7 @@ static void test_decision_counts(void **state) {
     (void)state;
     struct run *x = start(WARPED);
     hits(x);
-    json_t *s = sched_of(x);
+    json_t *s = sched_of(x, 0);
     assert_int_equal(STAT(s, "decisions"), 5); /* ACT + 4 RD */
     assert_int_equal(STAT(s, "req_changed"), 1);
     assert_int_equal(STAT(s, "row_changed"), 0);
@@ -206,7 +186,7 @@ static void test_decision_counts(void **state) {
 
     x = start(WARPED);
     rows(x);
-    s = sched_of(x);
+    s = sched_of(x, 0);
     assert_int_equal(STAT(s, "row_changed"), 1);
     assert_int_equal(STAT(s, "miss_decisions"), 2);
     assert_int_equal(STAT(s, "pending_rows"), 3);

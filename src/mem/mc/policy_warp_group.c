@@ -1,0 +1,478 @@
+/* The warp-aware GPU schedulers of seed 002 (Chatterjee, PhD 2013, Ch. 4; digest seed-002.md
+ * Secs. 2.3-2.8), on the controller organisation that chapter assumes:
+ *  - a batching unit groups the read queue's requests by warp (SM id, warp slot) into
+ *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived, and
+ *    only complete groups are visible to the transaction scheduler. A CAM of mc.wg.groups
+ *    entries holds the forming groups; a request that finds it full forms a group of its own,
+ *    complete at once;
+ *  - a transaction scheduler admits one request per cycle from the group it selected into
+ *    per-bank in-order command queues;
+ *  - a command scheduler goes round-robin over the banks (bank groups interleaved, to exploit
+ *    tCCD_S < tCCD_L), issuing the next command of each bank queue's head, skipping blocked heads.
+ * What differs between the registered names is how the transaction scheduler selects a group:
+ *  - wafcfs (WAFCFS): the oldest complete group;
+ *  - basjf (BASJF): the group with the smallest score, its estimated completion time: for each
+ *    request, its cost (a predicted row hit 1, a miss 3; the prediction compares its row with the
+ *    row of the last request queued for its bank, or the bank's open row when that queue is empty,
+ *    and later requests of the group with the group's previous request to that bank) plus the
+ *    bank queue's running score plus the costs of the group's earlier requests to that bank; the
+ *    group's score is the maximum over its requests. Ties: more predicted hits, then older. A
+ *    newly complete group whose score undercuts the in-service group's by more than
+ *    mc.basjf.preempt suspends it, at most 4 times in a row (then the suspended groups drain);
+ *  - basjf-ab (BASJF+AB): as basjf, but a complete group older than mc.basjf.age (K) is taken
+ *    first, oldest first;
+ *  - merb (BASJF+AB+MERB, aggregate variant): as basjf-ab, and when the predicted row hits queued
+ *    in the other banks can hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL),
+ *    the oldest complete group with a predicted miss is taken;
+ *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
+ *    mc.wawd.margin, before the drain starts, the in-service and suspended groups are admitted
+ *    whole and complete single-request groups go ahead of everything else.
+ * Writes bypass the batching unit; in a drain they are served per bank, the oldest row hit else
+ * the oldest write, banks round-robin. Values the dissertation leaves open (the window, K, the
+ * preemption margin) are config keys; our choices are in the key docs and docs/policies.md. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem/mc/policy.h"
+
+enum wg_mode { WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD };
+enum { WG_NEXT, WG_COST, WG_HIT, WG_GROUP };     /* mc_req.scratch slots */
+enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4.3.3) */
+
+struct wg_cfg {
+    int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin;
+};
+
+struct wg_stats {
+    uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
+};
+
+struct group {
+    bool used;
+    uint64_t key;         /* (SM, warp slot) */
+    uint64_t first, last; /* arrival cycles of its first and latest request */
+    uint32_t n;           /* members not admitted yet */
+    struct mc_req *head, *tail;
+};
+
+struct bankq {
+    struct mc_req **v; /* admitted reads, in admission order (a ring) */
+    uint32_t head, n;
+    int64_t score;    /* sum of the costs queued */
+    int32_t last_row; /* row of the last admitted request, -1 when the queue is empty */
+    uint32_t hits;    /* queued requests admitted as predicted row hits */
+};
+
+struct wg {
+    enum wg_mode mode;
+    struct wg_cfg cfg;
+    uint32_t nbanks, cap, rr, nbg;
+    int64_t merb_hide; /* command cycles a row miss adds: tRP + tRCD + tRTP - nBL */
+    int64_t nbl, wq_hi;
+    struct group *g;               /* [cfg.groups] CAM, plus single-request overflow groups */
+    uint32_t ng;                   /* entries in g (CAM entries first) */
+    uint32_t cur;                  /* group being admitted, WG_NO for none */
+    uint32_t susp[WG_MAX_SUSPEND]; /* suspended groups, most recent last */
+    uint32_t nsusp, overrides;
+    uint64_t admit_clock;   /* last cycle whose admission slot is used */
+    uint64_t seen_complete; /* groups known complete when preemption was last checked */
+    struct bankq *bq;
+    int32_t *tmp_row; /* [nbanks] scoring scratch */
+    int64_t *tmp_cost;
+    uint32_t *order; /* command-scheduler bank order: bank groups interleaved */
+    struct wg_stats st;
+};
+
+#define OFF(f) offsetof(struct wg_cfg, f)
+static const struct cfg_key wg_keys[] = {
+    {"mc.wg.window", CFG_INT, OFF(window), "16", 0, 1 << 20, NULL, "tCK",
+     "a warp-group is complete this many cycles after its first request arrived (the thesis: "
+     "under 3 % of the memory latency; ours: 16 command cycles)"},
+    {"mc.wg.groups", CFG_INT, OFF(groups), "64", 1, 4096, NULL, "groups",
+     "batching-unit CAM entries (thesis: 64)"},
+};
+static const struct cfg_key basjf_keys[] = {
+    {"mc.basjf.hit_cost", CFG_INT, OFF(hit_cost), "1", 0, 1000, NULL, "",
+     "score of a request predicted to hit its bank's row (thesis: 1)"},
+    {"mc.basjf.miss_cost", CFG_INT, OFF(miss_cost), "3", 0, 1000, NULL, "",
+     "score of a predicted row miss (thesis: 3 = (tRP + tRCD + tCAS) / tCAS)"},
+    {"mc.basjf.age", CFG_INT, OFF(age), "512", 1, 1 << 30, NULL, "tCK",
+     "BASJF+AB's K: a complete group older than this goes first, oldest first (thesis: not "
+     "given; ours: 512 command cycles, about twice the loaded read latency)"},
+    {"mc.basjf.preempt", CFG_INT, OFF(preempt), "8", 0, 1 << 20, NULL, "",
+     "a new group preempts the one being admitted when its score is lower by more than this "
+     "(thesis: 'sufficiently lower', not given)"},
+    {"mc.wawd.margin", CFG_INT, OFF(wawd_margin), "8", 0, 1 << 20, NULL, "req",
+     "WAWD starts this many writes before the drain watermark mc.wq_hi (thesis: 8)"},
+};
+#undef OFF
+
+#define SD(f, unit, doc)                                                                           \
+    { #f, STAT_COUNTER, offsetof(struct wg_stats, f), unit, doc }
+static const struct stat_desc wg_stat_desc[] = {
+    SD(groups, "groups", "warp-groups formed by the batching unit"),
+    SD(members, "req", "reads that joined a warp-group (members / groups = mean group size)"),
+    SD(admitted, "req", "reads the transaction scheduler moved into the bank command queues"),
+    SD(age_picks, "groups", "groups selected because they were older than K (BASJF+AB)"),
+    SD(merb_picks, "groups", "groups with a row miss selected because queued hits hid it (MERB)"),
+    SD(preemptions, "groups", "in-service groups suspended for a lower-score group (BASJF)"),
+    SD(wawd_admits, "req", "reads admitted ahead of a write drain (WAWD)"),
+    SD(cam_full, "req", "reads that found the batching unit full and formed a group alone"),
+};
+#undef SD
+
+static void wg_destroy(void *st) {
+    struct wg *p = st;
+    if (!p) return;
+    if (p->bq)
+        for (uint32_t b = 0; b < p->nbanks; b++) free(p->bq[b].v);
+    free(p->bq);
+    free(p->g);
+    free(p->tmp_row);
+    free(p->tmp_cost);
+    free(p->order);
+    free(p);
+}
+
+static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum wg_mode mode,
+                            struct ws_err *e) {
+    struct wg *p = calloc(1, sizeof *p);
+    if (!p) return ws_fail(e, "out of memory"), NULL;
+    p->mode = mode;
+    if (cfg_bind(c, "mc.wg", wg_keys, CFG_COUNT(wg_keys), &p->cfg, e) != 0 ||
+        cfg_bind(c, "mc.basjf", basjf_keys, CFG_COUNT(basjf_keys), &p->cfg, e) != 0) {
+        free(p);
+        return NULL;
+    }
+    const struct dram_spec *s = env->spec;
+    p->nbanks = env->nbanks;
+    p->cap = (uint32_t)env->mcfg->rq_size;
+    p->nbl = s->nBL;
+    p->merb_hide = s->RP + s->RCDRD + s->RTP - s->nBL;
+    p->wq_hi = env->mcfg->wq_hi;
+    p->cur = WG_NO;
+    p->rr = p->nbanks - 1;
+    /* CAM entries plus room for one overflow group per queued read */
+    p->g = calloc((size_t)p->cfg.groups + p->cap, sizeof *p->g);
+    p->bq = calloc(p->nbanks, sizeof *p->bq);
+    p->tmp_row = calloc(p->nbanks, sizeof *p->tmp_row);
+    p->tmp_cost = calloc(p->nbanks, sizeof *p->tmp_cost);
+    p->order = calloc(p->nbanks, sizeof *p->order);
+    if (!p->g || !p->bq || !p->tmp_row || !p->tmp_cost || !p->order) goto oom;
+    p->ng = (uint32_t)p->cfg.groups + p->cap;
+    for (uint32_t b = 0; b < p->nbanks; b++) {
+        p->bq[b].v = calloc(p->cap, sizeof *p->bq[b].v);
+        p->bq[b].last_row = -1;
+        if (!p->bq[b].v) goto oom;
+    }
+    /* flat bank = (unit x bank groups + bg) x banks per group + bank: visit the banks of one
+     * position in every bank group before the next position */
+    uint32_t bpg = (uint32_t)s->banks_per_group, nbg = p->nbanks / bpg, k = 0;
+    p->nbg = nbg;
+    for (uint32_t i = 0; i < bpg; i++)
+        for (uint32_t gix = 0; gix < nbg; gix++) p->order[k++] = gix * bpg + i;
+    return p;
+oom:
+    wg_destroy(p);
+    return ws_fail(e, "out of memory"), NULL;
+}
+
+#define MODE_CREATE(fn, m)                                                                         \
+    static void *fn(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {            \
+        return wg_create_mode(env, c, m, e);                                                       \
+    }
+MODE_CREATE(wafcfs_create, WG_WAFCFS)
+MODE_CREATE(basjf_create, WG_BASJF)
+MODE_CREATE(basjf_ab_create, WG_BASJF_AB)
+MODE_CREATE(merb_create, WG_MERB)
+MODE_CREATE(merb_wawd_create, WG_MERB_WAWD)
+#undef MODE_CREATE
+
+static inline struct mc_req *link_next(const struct mc_req *r) {
+    return (struct mc_req *)(uintptr_t)r->scratch[WG_NEXT];
+}
+
+/* ---- batching unit ---- */
+
+static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
+    struct wg *p = st;
+    memset(r->scratch, 0, sizeof r->scratch);
+    if (r->is_write) return;
+    uint64_t key = (uint64_t)r->r.o.sm << 32 | r->r.o.warp_slot, now = r->arrive;
+    uint32_t cam = (uint32_t)p->cfg.groups, free_ix = WG_NO, ix = WG_NO;
+    for (uint32_t i = 0; i < cam; i++) {
+        struct group *g = &p->g[i];
+        if (!g->used) {
+            if (free_ix == WG_NO) free_ix = i;
+        } else if (g->key == key && g->n && now - g->first < (uint64_t)p->cfg.window) {
+            ix = i; /* still forming */
+            break;
+        }
+    }
+    bool alone = false;
+    if (ix == WG_NO) {
+        ix = free_ix;
+        if (ix == WG_NO) { /* CAM full: a group of its own, complete at once */
+            for (ix = cam; p->g[ix].used; ix++) {
+            }
+            alone = true;
+            p->st.cam_full++;
+        }
+        p->g[ix] = (struct group){.used = true, .key = key, .first = now};
+        if (alone) p->g[ix].first = now - (uint64_t)p->cfg.window;
+        p->st.groups++;
+    }
+    struct group *g = &p->g[ix];
+    g->last = now;
+    if (g->tail)
+        g->tail->scratch[WG_NEXT] = (uint64_t)(uintptr_t)r;
+    else
+        g->head = r;
+    g->tail = r;
+    g->n++;
+    r->scratch[WG_GROUP] = ix + 1;
+    p->st.members++;
+    if (g->first + (uint64_t)p->cfg.window > now)
+        mcv_request_wake(v, g->first + (uint64_t)p->cfg.window);
+}
+
+static bool complete(const struct wg *p, const struct group *g, uint64_t now) {
+    return g->used && g->n && now >= g->first + (uint64_t)p->cfg.window;
+}
+
+/* Row the next request admitted to bank b will follow. */
+static int32_t prev_row(const struct wg *p, const struct mc_view *v, uint32_t b) {
+    return p->bq[b].n ? p->bq[b].last_row : mcv_open_row(v, b);
+}
+
+/* BASJF's score of a group (Sec. 2.5): max over its requests of cost + bank queue score +
+ * earlier same-group costs to that bank; *hits gets its predicted row hits; *miss_bank the bank
+ * of its first predicted miss (WG_NO for none). */
+static int64_t score(struct wg *p, const struct mc_view *v, const struct group *g, uint32_t *hits,
+                     uint32_t *miss_bank) {
+    int64_t best = 0;
+    *hits = 0;
+    *miss_bank = WG_NO;
+    for (const struct mc_req *r = g->head; r; r = link_next(r)) {
+        p->tmp_row[r->bank] = prev_row(p, v, r->bank);
+        p->tmp_cost[r->bank] = p->bq[r->bank].score;
+    }
+    for (const struct mc_req *r = g->head; r; r = link_next(r)) {
+        uint32_t b = r->bank;
+        bool hit = p->tmp_row[b] == (int32_t)r->da.row;
+        p->tmp_cost[b] += hit ? p->cfg.hit_cost : p->cfg.miss_cost;
+        p->tmp_row[b] = (int32_t)r->da.row;
+        if (hit)
+            (*hits)++;
+        else if (*miss_bank == WG_NO)
+            *miss_bank = b;
+        if (p->tmp_cost[b] > best) best = p->tmp_cost[b];
+    }
+    return best;
+}
+
+/* The transaction scheduler's choice among complete groups (WG_NO when there is none). */
+static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now) {
+    uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO;
+    int64_t best_score = 0;
+    uint32_t best_hits = 0;
+    for (uint32_t i = 0; i < p->ng; i++) {
+        const struct group *g = &p->g[i];
+        if (!complete(p, g, now)) continue;
+        if (oldest == WG_NO || g->first < p->g[oldest].first) oldest = i;
+        if (p->mode == WG_WAFCFS) continue;
+        uint32_t hits, mb;
+        int64_t s = score(p, v, g, &hits, &mb);
+        if (best == WG_NO || s < best_score || (s == best_score && hits > best_hits) ||
+            (s == best_score && hits == best_hits && g->first < p->g[best].first))
+            best = i, best_score = s, best_hits = hits;
+        if (p->mode >= WG_MERB && mb != WG_NO && (merb == WG_NO || g->first < p->g[merb].first)) {
+            /* MERB (aggregate): predicted hits queued in the other banks hide its miss */
+            uint64_t h = 0;
+            for (uint32_t b = 0; b < p->nbanks; b++)
+                if (b != mb) h += p->bq[b].hits;
+            if ((int64_t)h * p->nbl >= p->merb_hide) merb = i;
+        }
+    }
+    if (oldest == WG_NO || p->mode == WG_WAFCFS) return oldest;
+    if (p->mode >= WG_BASJF_AB && now - p->g[oldest].first > (uint64_t)p->cfg.age) {
+        p->st.age_picks++;
+        return oldest;
+    }
+    if (merb != WG_NO) {
+        p->st.merb_picks++;
+        return merb;
+    }
+    return best;
+}
+
+/* Moves the group's oldest unadmitted request into its bank's command queue. */
+static void admit_one(struct wg *p, const struct mc_view *v, uint32_t gi) {
+    struct group *g = &p->g[gi];
+    struct mc_req *r = g->head;
+    g->head = link_next(r);
+    if (!g->head) g->tail = NULL;
+    if (--g->n == 0) g->used = false;
+    struct bankq *q = &p->bq[r->bank];
+    bool hit = prev_row(p, v, r->bank) == (int32_t)r->da.row;
+    int64_t cost = hit ? p->cfg.hit_cost : p->cfg.miss_cost;
+    r->scratch[WG_COST] = (uint64_t)cost;
+    r->scratch[WG_HIT] = hit;
+    r->scratch[WG_GROUP] = 0;
+    q->v[(q->head + q->n) % p->cap] = r;
+    q->n++;
+    q->score += cost;
+    q->last_row = (int32_t)r->da.row;
+    q->hits += hit;
+    p->st.admitted++;
+}
+
+/* The next group to admit from: the current one, else a suspended one, else a new choice. */
+static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
+    if (p->cur != WG_NO && p->g[p->cur].used && p->g[p->cur].n) return p->cur;
+    p->cur = WG_NO;
+    while (p->nsusp && p->cur == WG_NO) {
+        uint32_t s = p->susp[--p->nsusp];
+        if (p->g[s].used && p->g[s].n) p->cur = s;
+    }
+    if (p->nsusp == 0 && p->cur == WG_NO) p->overrides = 0;
+    if (p->cur == WG_NO) p->cur = select_group(p, v, now);
+    return p->cur;
+}
+
+/* BASJF preemption: a complete group whose score undercuts the in-service one's by more than
+ * mc.basjf.preempt suspends it (at most WG_MAX_SUSPEND times before the suspended drain). */
+static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
+    if (p->mode == WG_WAFCFS || p->cur == WG_NO || p->overrides >= WG_MAX_SUSPEND) return;
+    uint32_t h, mb, cand = select_group(p, v, now);
+    if (cand == WG_NO || cand == p->cur) return;
+    int64_t cs = score(p, v, &p->g[p->cur], &h, &mb), ns = score(p, v, &p->g[cand], &h, &mb);
+    if (ns + p->cfg.preempt >= cs) return;
+    p->susp[p->nsusp++] = p->cur;
+    p->overrides++;
+    p->cur = cand;
+    p->st.preemptions++;
+}
+
+/* WAWD (Sec. 2.8): before a drain, the groups in service and complete single-request groups go
+ * into the bank queues at once. */
+static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
+    uint32_t ids[WG_MAX_SUSPEND + 1], n = 0;
+    if (p->cur != WG_NO) ids[n++] = p->cur;
+    for (uint32_t i = 0; i < p->nsusp; i++) ids[n++] = p->susp[i];
+    for (uint32_t k = 0; k < n; k++)
+        while (p->g[ids[k]].used && p->g[ids[k]].n) {
+            admit_one(p, v, ids[k]);
+            p->st.wawd_admits++;
+        }
+    p->cur = WG_NO;
+    p->nsusp = p->overrides = 0;
+    for (uint32_t i = 0; i < p->ng; i++)
+        if (complete(p, &p->g[i], now) && p->g[i].n == 1) {
+            admit_one(p, v, i);
+            p->st.wawd_admits++;
+        }
+}
+
+/* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and
+ * a cycle in which the controller slept had no complete group to admit from. */
+static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
+    if (p->mode == WG_MERB_WAWD && !mcv_draining(v) &&
+        (int64_t)mcv_qlen(v, MC_WRITEQ) >= p->wq_hi - p->cfg.wawd_margin)
+        wawd(p, v, now);
+    if (p->admit_clock > now) return; /* this cycle's slot is used (dual command bus) */
+    p->admit_clock = now + 1;
+    maybe_preempt(p, v, now);
+    uint32_t gi = current(p, v, now);
+    if (gi != WG_NO) admit_one(p, v, gi);
+    for (uint32_t i = 0; i < p->ng; i++)
+        if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
+            uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].first + p->cfg.window;
+            mcv_request_wake(v, at);
+        }
+}
+
+static void wg_complete(void *st, const struct mc_view *v, const struct mc_req *r) {
+    (void)v;
+    struct wg *p = st;
+    if (r->is_write) return;
+    struct bankq *q = &p->bq[r->bank];
+    WS_ASSERT(q->n && q->v[q->head] == r, "warp-group scheduler: served a read out of bank order");
+    q->head = (q->head + 1) % p->cap;
+    q->n--;
+    q->score -= (int64_t)r->scratch[WG_COST];
+    q->hits -= (uint32_t)r->scratch[WG_HIT];
+    if (!q->n) q->last_row = -1;
+}
+
+/* Writes in a drain: per bank the oldest row hit, else the oldest write; banks round-robin. */
+static bool pick_write(struct wg *p, const struct mc_view *v, struct mc_choice *out) {
+    const uint64_t *mask = mcv_bank_mask(v, MC_WRITEQ);
+    for (uint32_t i = 1; i <= p->nbanks; i++) {
+        uint32_t b = p->order[(p->rr + i) % p->nbanks];
+        if (!(mask[b >> 6] >> (b & 63) & 1)) continue;
+        int32_t open = mcv_open_row(v, b);
+        struct mc_req *c = mcv_bank_head(v, MC_WRITEQ, b);
+        for (struct mc_req *r = c; r && open >= 0; r = r->bnext)
+            if ((int32_t)r->da.row == open) {
+                c = r;
+                break;
+            }
+        if (mcv_issuable(v, c)) {
+            p->rr = (p->rr + i) % p->nbanks;
+            mcv_choose(v, c, out);
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool wg_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
+    struct wg *p = st;
+    uint64_t now = mcv_now(v);
+    admit(p, v, now);
+    if (mcv_draining(v)) return pick_write(p, v, out);
+    for (uint32_t i = 1; i <= p->nbanks; i++) {
+        uint32_t k = (p->rr + i) % p->nbanks, b = p->order[k];
+        struct bankq *q = &p->bq[b];
+        if (!q->n || !mcv_issuable(v, q->v[q->head])) continue;
+        p->rr = k;
+        mcv_choose(v, q->v[q->head], out);
+        return true;
+    }
+    return false;
+}
+
+static const void *wg_stats(const void *st) {
+    return &((const struct wg *)st)->st;
+}
+
+#define WG_POLICY(sym, nm, fn, d)                                                                  \
+    const struct mc_policy mc_policy_##sym = {                                                     \
+        .name = nm,                                                                                \
+        .doc = d,                                                                                  \
+        .keys = basjf_keys,                                                                        \
+        .nkeys = CFG_COUNT(basjf_keys),                                                            \
+        .create = fn,                                                                              \
+        .destroy = wg_destroy,                                                                     \
+        .pick = wg_pick,                                                                           \
+        .on_enqueue = wg_enqueue,                                                                  \
+        .on_complete = wg_complete,                                                                \
+        .stat_desc = wg_stat_desc,                                                                 \
+        .nstat = CFG_COUNT(wg_stat_desc),                                                          \
+        .stat_size = sizeof(struct wg_stats),                                                      \
+        .stats = wg_stats,                                                                         \
+    };
+WG_POLICY(wafcfs, "wafcfs", wafcfs_create,
+          "warp-aware FCFS: oldest complete warp-group into in-order bank queues (seed 002)")
+WG_POLICY(basjf, "basjf", basjf_create,
+          "bank-aware shortest-job-first over warp-groups (seed 002; mc.basjf.*)")
+WG_POLICY(basjf_ab, "basjf-ab", basjf_ab_create,
+          "BASJF with age bias: groups older than mc.basjf.age first (seed 002)")
+WG_POLICY(merb, "merb", merb_create,
+          "BASJF+AB + minimum efficient row burst: misses when queued hits hide them (seed 002)")
+WG_POLICY(merb_wawd, "merb-wawd", merb_wawd_create,
+          "MERB + warp-aware write drain: groups in service go before a drain (seed 002)")
+#undef WG_POLICY

@@ -1,0 +1,201 @@
+/* Tests of seed 002's warp-group schedulers (src/mem/mc/policy_warp_group.c) on hand-built
+ * queues, DDR4-2400 (tRP 17, tRCD 17, tRTP 9, nBL 4: MERB needs 10 queued hits to hide a miss):
+ * WAFCFS takes the oldest complete group; BASJF the lowest score (a predicted miss costs 3, a hit
+ * 1, plus the bank queue's score); BASJF+AB the oldest once it is older than K; MERB the oldest
+ * group with a miss once enough hits are queued elsewhere; groups only form within the window;
+ * each bank's reads are served in admission order; requests are conserved. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "mem/memsys.h"
+#include "testutil.h"
+
+#include "mc_harness.h"
+
+#define DDR4  "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\nwg.window=4\nbasjf.preempt=1000\n"
+#define WG(p) DDR4 "policy=" p "\n"
+
+/* Group A (warp 1): three reads of row 5 in bank P (bg 0, ba 0), score 3 + 1 + 1 = 5, arrives
+ * first; group B (warp 2): one read of row 7 in bank Q (bg 1, ba 0), score 3, one cycle later. */
+static void two_groups(struct run *x) {
+    for (uint32_t i = 0; i < 3; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, 1);
+    run_to(x, 0, 1);
+    enq_w(x, 3, addr(x, 1, 0, 7, 0), false, 1, 0, 2);
+}
+
+static void test_wafcfs_oldest_group(void **state) {
+    (void)state;
+    struct run *x = start(WG("wafcfs"));
+    two_groups(x);
+    uint64_t end = run_idle(x, 1);
+    assert_int_equal(x->cmd[0].cmd, DRAM_ACT); /* A's bank first: A is older */
+    assert_int_equal(x->cmd[0].bg, 0);
+    assert_int_equal(x->cmd[0].cycle, 4); /* complete after the 4-cycle window */
+    static const uint64_t tags[] = {0, 3, 1, 2};
+    EXPECT_SERVED(x, tags, NULL);
+    finish(x, end);
+}
+
+static void test_basjf_shortest_group(void **state) {
+    (void)state;
+    struct run *x = start(WG("basjf"));
+    two_groups(x);
+    uint64_t end = run_idle(x, 1);
+    /* at cycle 4 only A is complete (B completes at 5): A's first read goes; at 5 B (score 3)
+     * undercuts the rest of A only by preemption, which is off here, so A is admitted whole */
+    assert_int_equal(x->cmd[0].bg, 0);
+    finish(x, end);
+
+    /* both complete together: B (3) before A (5) */
+    x = start(WG("basjf"));
+    for (uint32_t i = 0; i < 3; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, 1);
+    enq_w(x, 3, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
+    end = run_idle(x, 0);
+    assert_int_equal(x->cmd[0].bg, 1);
+    assert_int_equal(x->tag[0], 3);
+    finish(x, end);
+}
+
+/* Preemption: B completes while A is being admitted; with a margin of 0 its score (3) undercuts
+ * A's (5) and A is suspended once; with the margin of 1000 it is not. */
+static void test_basjf_preempts(void **state) {
+    (void)state;
+    struct run *x = start(DDR4 "policy=basjf\nbasjf.preempt=0\n");
+    two_groups(x);
+    json_t *s = sched_of(x, 1);
+    assert_int_equal(STAT(s, "preemptions"), 1);
+    json_decref(s);
+    x = start(WG("basjf"));
+    two_groups(x);
+    s = sched_of(x, 1);
+    assert_int_equal(STAT(s, "preemptions"), 0);
+    assert_int_equal(STAT(s, "admitted"), 4);
+    json_decref(s);
+}
+
+/* Age bias: both groups complete at cycle 4; with K = 2, A (older) goes first though its score
+ * is higher; plain BASJF takes B first. */
+static void test_basjf_ab_age(void **state) {
+    (void)state;
+    struct run *x = start(DDR4 "policy=basjf-ab\nbasjf.age=2\n");
+    for (uint32_t i = 0; i < 3; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, 1);
+    enq_w(x, 3, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
+    uint64_t end = run_idle(x, 0);
+    assert_int_equal(x->cmd[0].bg, 0);
+    assert_int_equal(x->tag[0], 0);
+    finish(x, end);
+}
+
+/* Groups form only within the window: two reads of one warp 10 cycles apart are two groups. */
+static void test_window(void **state) {
+    (void)state;
+    struct run *x = start(WG("wafcfs"));
+    enq_w(x, 0, addr(x, 0, 0, 5, 0), false, 0, 0, 1);
+    enq_w(x, 1, addr(x, 0, 0, 5, 1), false, 0, 0, 1);
+    run_to(x, 0, 10);
+    enq_w(x, 2, addr(x, 0, 0, 5, 2), false, 10, 0, 1);
+    json_t *s = sched_of(x, 10);
+    assert_int_equal(STAT(s, "groups"), 2);
+    assert_int_equal(STAT(s, "members"), 3);
+    assert_int_equal(STAT(s, "admitted"), 3);
+    json_decref(s);
+}
+
+/* MERB: bank Q has row 3 open and 14 queued hits (group H, admitted first); then group M (one
+ * read of row 9 in bank P, whose row 5 is open: a predicted miss, score 3) and group S (one hit
+ * to P's row 5, score 1) complete together. BASJF+AB takes S first; MERB, with at least 10 hits
+ * queued in Q, takes the older M first. */
+static uint64_t merb_queue(struct run *x) {
+    enq_w(x, 100, addr(x, 0, 0, 5, 0), false, 0, 0, 9);
+    enq_w(x, 101, addr(x, 1, 0, 3, 0), false, 0, 1, 9);
+    uint64_t t = run_idle(x, 0) + 50;
+    for (uint32_t i = 0; i < 14; i++) enq_w(x, i, addr(x, 1, 0, 3, 1 + i), false, t, 0, 1);
+    run_to(x, t, t + 6);
+    enq_w(x, 20, addr(x, 0, 0, 9, 0), false, t + 6, 0, 2);
+    enq_w(x, 21, addr(x, 0, 0, 5, 1), false, t + 6, 0, 3);
+    return run_idle(x, t + 6);
+}
+
+static unsigned pos(const struct run *x, uint64_t tag) {
+    for (unsigned i = 0; i < x->n; i++)
+        if (x->tag[i] == tag) return i;
+    fail_msg("tag %llu not served", (unsigned long long)tag);
+    return 0;
+}
+
+static void test_merb(void **state) {
+    (void)state;
+    struct run *x = start(WG("basjf-ab"));
+    uint64_t end = merb_queue(x);
+    assert_true(pos(x, 21) < pos(x, 20));
+    finish(x, end);
+
+    x = start(WG("merb"));
+    end = merb_queue(x);
+    assert_true(pos(x, 20) < pos(x, 21));
+    finish(x, end);
+}
+
+/* WAWD: with the drain watermark at 10 and a margin of 8, two queued writes trigger it. At cycle
+ * 4 the complete single-request group S goes into its bank queue at once, then L (5 reads) is
+ * selected and its first read admitted; at cycle 5 the rest of L, the group in service, goes in
+ * at once: 1 + 4 reads admitted by WAWD. */
+static void wawd_queue(struct run *x) {
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, 1);
+    enq_w(x, 5, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
+    enq_w(x, 6, addr(x, 2, 0, 1, 0), true, 0, 0, 3);
+    enq_w(x, 7, addr(x, 2, 0, 1, 1), true, 0, 0, 3);
+}
+
+static void test_wawd(void **state) {
+    (void)state;
+    struct run *x = start(DDR4 "policy=merb-wawd\nwq_hi=10\nwq_lo=4\n");
+    wawd_queue(x);
+    json_t *s = sched_of(x, 0);
+    assert_int_equal(STAT(s, "wawd_admits"), 5);
+    assert_int_equal(STAT(s, "admitted"), 6);
+    json_decref(s);
+    x = start(DDR4 "policy=merb\nwq_hi=10\nwq_lo=4\n");
+    wawd_queue(x);
+    s = sched_of(x, 0);
+    assert_int_equal(STAT(s, "wawd_admits"), 0);
+    json_decref(s);
+}
+
+static void test_conservation(void **state) {
+    (void)state;
+    const char *pol[] = {"wafcfs", "basjf", "basjf-ab", "merb", "merb-wawd"};
+    for (unsigned i = 0; i < 5; i++) {
+        char ini[256];
+        snprintf(ini, sizeof ini, "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\npolicy=%s\n",
+                 pol[i]);
+        conservation(ini, 1 + i);
+        snprintf(ini, sizeof ini,
+                 "[dram]\npreset=gddr5-gtx480\n[mc]\ncheck=true\npolicy=%s\nwq_hi=8\nwq_lo=2\n"
+                 "rq_size=8\nwq_size=8\nwg.groups=2\n",
+                 pol[i]);
+        conservation(ini, 11 + i);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wafcfs_oldest_group),
+        cmocka_unit_test(test_basjf_shortest_group),
+        cmocka_unit_test(test_basjf_preempts),
+        cmocka_unit_test(test_basjf_ab_age),
+        cmocka_unit_test(test_window),
+        cmocka_unit_test(test_merb),
+        cmocka_unit_test(test_wawd),
+        cmocka_unit_test(test_conservation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
