@@ -227,6 +227,14 @@ static void test_lines(void **state) {
     assert_memory_equal(p, w1_head, strlen(w1_head));
     assert_non_null(strstr(k1, "0020 ffffffff 1 R2 LDS 1 R1 4 1 0x7c -4 0\n0030 ffffffff 0 "
                                "EXIT 0 0 0\n\n#END_TB\n"));
+    /* deterministic: exporting again over the same folder writes the same bytes */
+    struct fake f2 = fake_new();
+    if (trace_export(&f2.base, tdir, &o, &st, &e)) fail_msg("%s", e.msg);
+    size_t len1b;
+    char *k1b = tu_slurp(tpath("kernel-1.traceg"), &len1b);
+    assert_int_equal(len1b, len1);
+    assert_memory_equal(k1b, k1, len1);
+    free(k1b);
     free(list);
     free(k1);
     tdir_remove();
@@ -442,7 +450,15 @@ static void same_counts(const char *ini) {
     w->vt->destroy(w);
     cfg_destroy(c);
     struct trace_info_sum got;
-    if (trace_info(tdir, NULL, &got, &e)) fail_msg("%s", e.msg);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *mf = open_memstream(&text, &tlen);
+    if (trace_info(tdir, mf, &got, &e)) fail_msg("%s", e.msg);
+    fclose(mf);
+    assert_non_null(strstr(text, "  binary        sm_75: Turing (sm_75, SM75_RTX2060); nvbit none "
+                                 "(warpsim trace-export); unit timing: the machine's, per "
+                                 "class\n"));
+    free(text);
     assert_true(want.insts > 10000);
     assert_int_equal(got.kernels, want.kernels);
     assert_int_equal(got.ctas, want.ctas);
