@@ -1,6 +1,7 @@
 /* `warpsim trace-export` end to end: BFS and K-means (small inputs) exported on the GTX 480 and
- * RTX 2060 Super presets and replayed with `run -t` give the result JSON of `run -w` on the
- * same machine, statistic for statistic; bad output folders and usage errors exit non-zero. */
+ * RTX 2060 Super presets (and vector add on the QV100) and replayed with `run -t` give the result
+ * JSON of `run -w` on the same machine, statistic for statistic; bad output folders and usage
+ * errors exit non-zero. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,12 @@ static void test_kmeans_rtx2060s(void **state) {
     round_trip("rtx2060s", "kmeans", "--set workload.kmeans.points=2048");
 }
 
+/* Any built-in model, any machine: vector add on the QV100. */
+static void test_vecadd_qv100(void **state) {
+    (void)state;
+    round_trip("qv100", "vecadd", "--set workload.vecadd.n=400000");
+}
+
 static void test_errors(void **state) {
     (void)state;
     char *out;
@@ -132,7 +139,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfs_gtx480),    cmocka_unit_test(test_bfs_rtx2060s),
         cmocka_unit_test(test_kmeans_gtx480), cmocka_unit_test(test_kmeans_rtx2060s),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_vecadd_qv100),  cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
