@@ -25,6 +25,7 @@ test: build
 bench: build
 	./$(BUILD)/bench_dram
 	./$(BUILD)/bench_gpu
+	./$(BUILD)/bench_trace $(BUILD)
 
 sanitize:
 	$(MAKE) test BUILD=build-asan CTEST_ARGS="-E _e2e" CMAKE_FLAGS="-DWS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang"

@@ -28,6 +28,7 @@ int cli_fail(const struct ws_err *e, int code);
 
 int cmd_run(int argc, char **argv);
 int cmd_trace_info(int argc, char **argv);
+int cmd_trace_export(int argc, char **argv);
 int cmd_dram(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_config_import(int argc, char **argv);

@@ -60,6 +60,7 @@ struct trace_wl {
     uint64_t pending_cta; /* ... its index */
     bool eof;             /* the kernel's file has no more thread blocks */
     uint16_t bra_lat, bra_ii;
+    bool opcode_lat; /* this kernel's instructions carry their opcode's timing */
     /* slots */
     struct slot **slots;
     uint32_t nslots, slots_cap;
@@ -258,7 +259,8 @@ static int open_kernel(struct trace_wl *t, const struct kl_cmd *c, struct kernel
         t->arch = a;
     }
     trace_arch_timing(a, TK_BRANCH, &t->bra_lat, &t->bra_ii);
-    if (!t->o.opcode_latency) t->bra_lat = t->bra_ii = 0;
+    t->opcode_lat = t->o.opcode_latency && !h->machine_timing;
+    if (!t->opcode_lat) t->bra_lat = t->bra_ii = 0;
     memset(k, 0, sizeof *k);
     size_t nl = strlen(h->name);
     if (nl >= sizeof k->name) nl = sizeof k->name - 1; /* mangled names can be long */
@@ -354,8 +356,8 @@ static void convert(struct trace_wl *t, const struct tg_line *l, struct inst *in
     } else {
         in->cls = op->cls;
         in->space = in->mop = in->width = 0;
-        in->lat = t->o.opcode_latency ? op->lat : 0;
-        in->ii = t->o.opcode_latency ? op->ii : 0;
+        in->lat = t->opcode_lat ? op->lat : 0;
+        in->ii = t->opcode_lat ? op->ii : 0;
     }
 }
 

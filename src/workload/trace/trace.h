@@ -26,7 +26,9 @@
  *    at most INST_MAX_DST / INST_MAX_SRC of them are kept (the rest are counted as dropped);
  *    wide loads name their first register only, as in the trace;
  *  - with workload.trace.opcode_latency (default on) each non-memory instruction carries its
- *    architecture's latency and initiation interval (opcodes.h), else the machine's apply. */
+ *    architecture's latency and initiation interval (opcodes.h), else the machine's apply; a
+ *    kernel whose header says "-warpsim unit timing = machine" (written by warpsim
+ *    trace-export, whose kernel models are timed per class) always gets the machine's. */
 #pragma once
 
 #include <stdbool.h>

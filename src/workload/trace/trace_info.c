@@ -143,8 +143,9 @@ int trace_info(const char *path, FILE *out, struct trace_info_sum *sum, struct w
             fprintf(out, "  file          %s (%s), trace kernel id %u, tracer version %d%s\n",
                     trace_kernel_path(w), trace_kernel_comp(w), h->kernel_id, h->version,
                     h->version ? "" : " (legacy, none given)");
-            fprintf(out, "  binary        sm_%u: %s; nvbit %s\n", h->binary_version,
-                    trace_kernel_arch(w), h->nvbit[0] ? h->nvbit : "?");
+            fprintf(out, "  binary        sm_%u: %s; nvbit %s%s\n", h->binary_version,
+                    trace_kernel_arch(w), h->nvbit[0] ? h->nvbit : "?",
+                    h->machine_timing ? "; unit timing: the machine's, per class" : "");
             fprintf(out,
                     "  launch        grid (%u,%u,%u) = %llu CTAs, block (%u,%u,%u) = %u threads "
                     "(%u warps), shmem %u B, %u registers/thread, stream %llu\n",

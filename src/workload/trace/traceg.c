@@ -189,6 +189,12 @@ static int header_line(struct traceg *t, const char *line, struct ws_err *e) {
         uint32_t li;
         if (!parse_u32_all(v, &li) || li > 1) return BAD("enable lineinfo (expected 0 or 1)");
         h->lineinfo = li == 1;
+    } else if ((v = keyval(line, "-warpsim unit timing"))) {
+        char tv[16];
+        copy_trim(tv, sizeof tv, v);
+        if (strcmp(tv, "machine") != 0 && strcmp(tv, "opcode") != 0)
+            return BAD("warpsim unit timing (expected machine or opcode)");
+        h->machine_timing = tv[0] == 'm';
     } else {
         h->unknown_keys++; /* Accel-Sim ignores other '-' lines too */
     }

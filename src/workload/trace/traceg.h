@@ -35,6 +35,11 @@ struct tg_header {
     bool lineinfo; /* "-enable lineinfo = 1" */
     int nimm;      /* trailing immediates per line from "#traces format": 0-2; -1 unknown */
     bool values;   /* v6: a Val|NoVal field follows the immediates */
+    /* "-warpsim unit timing = machine" (warpsim trace-export): the instructions were timed with
+     * the simulated machine's per-class latencies, not per-opcode ones, so a replay must do the
+     * same to reproduce the run. "opcode" (or no such line, as in every NVBit trace): per opcode.
+     */
+    bool machine_timing;
     long line_binary_version; /* where "-binary version" was (0: absent), for messages */
     unsigned unknown_keys;    /* "-" lines that are not a known key (ignored, as Accel-Sim) */
 };
