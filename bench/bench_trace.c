@@ -28,7 +28,7 @@
 /* What a child reports back through its pipe. */
 struct report {
     int ok;
-    char msg[512];
+    char msg[sizeof((struct ws_err *)0)->msg]; /* a whole error message */
     uint64_t bytes, insts, kernels, reader_peak;
     double seconds, insts_per_s;
     long rss_kb; /* the child's peak RSS (getrusage RUSAGE_SELF at its end) */

@@ -27,6 +27,10 @@
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
  *    mc.wawd.margin, before the drain starts, the in-service and suspended groups are admitted
  *    whole and complete single-request groups go ahead of everything else.
+ *  - basjf-ideal (Ideal Coordination, Sec. 2.10, an oracle): as basjf-ab, and a controller that
+ *    selects a group tells every other controller at once (the shared warp table's mark); they
+ *    take complete groups of marked warps first, oldest first, until that warp has no request
+ *    pending anywhere.
  * Writes bypass the batching unit; in a drain they are served per bank, the oldest row hit else
  * the oldest write, banks round-robin. Values the dissertation leaves open (the window, K, the
  * preemption margin) are config keys; our choices are in the key docs and docs/policies.md. */
@@ -37,7 +41,7 @@
 
 #include "mem/mc/policy.h"
 
-enum wg_mode { WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD };
+enum wg_mode { WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD, WG_IDEAL };
 enum { WG_NEXT, WG_COST, WG_HIT, WG_GROUP };     /* mc_req.scratch slots */
 enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4.3.3) */
 
@@ -47,6 +51,7 @@ struct wg_cfg {
 
 struct wg_stats {
     uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
+    uint64_t coord_picks;
 };
 
 struct group {
@@ -67,6 +72,7 @@ struct bankq {
 
 struct wg {
     enum wg_mode mode;
+    struct warp_table *wt; /* basjf-ideal: the shared table that carries the marks */
     struct wg_cfg cfg;
     uint32_t nbanks, cap, rr, nbg;
     int64_t merb_hide; /* command cycles a row miss adds: tRP + tRCD + tRTP - nBL */
@@ -120,6 +126,9 @@ static const struct stat_desc wg_stat_desc[] = {
     SD(preemptions, "groups", "in-service groups suspended for a lower-score group (BASJF)"),
     SD(wawd_admits, "req", "reads admitted ahead of a write drain (WAWD)"),
     SD(cam_full, "req", "reads that found the batching unit full and formed a group alone"),
+    SD(coord_picks, "groups",
+       "groups selected because another controller had selected their warp "
+       "(basjf-ideal)"),
 };
 #undef SD
 
@@ -141,6 +150,7 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
     struct wg *p = calloc(1, sizeof *p);
     if (!p) return ws_fail(e, "out of memory"), NULL;
     p->mode = mode;
+    p->wt = mode == WG_IDEAL ? env->wt : NULL;
     if (cfg_bind(c, "mc.wg", wg_keys, CFG_COUNT(wg_keys), &p->cfg, e) != 0 ||
         cfg_bind(c, "mc.basjf", basjf_keys, CFG_COUNT(basjf_keys), &p->cfg, e) != 0) {
         free(p);
@@ -188,6 +198,7 @@ MODE_CREATE(basjf_create, WG_BASJF)
 MODE_CREATE(basjf_ab_create, WG_BASJF_AB)
 MODE_CREATE(merb_create, WG_MERB)
 MODE_CREATE(merb_wawd_create, WG_MERB_WAWD)
+MODE_CREATE(ideal_create, WG_IDEAL)
 #undef MODE_CREATE
 
 static inline struct mc_req *link_next(const struct mc_req *r) {
@@ -200,6 +211,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     struct wg *p = st;
     memset(r->scratch, 0, sizeof r->scratch);
     if (r->is_write) return;
+    if (p->wt) warp_table_inc(p->wt, warp_table_id(p->wt, &r->r.o));
     uint64_t key = (uint64_t)r->r.o.sm << 32 | r->r.o.warp_slot, now = r->arrive;
     uint32_t cam = (uint32_t)p->cfg.groups, free_ix = WG_NO, ix = WG_NO;
     for (uint32_t i = 0; i < cam; i++) {
@@ -275,13 +287,16 @@ static int64_t score(struct wg *p, const struct mc_view *v, const struct group *
 
 /* The transaction scheduler's choice among complete groups (WG_NO when there is none). */
 static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now) {
-    uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO;
+    uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO, coord = WG_NO;
     int64_t best_score = 0;
     uint32_t best_hits = 0;
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
         if (!complete(p, g, now)) continue;
         if (oldest == WG_NO || g->first < p->g[oldest].first) oldest = i;
+        if (p->wt && warp_table_marked(p->wt, warp_table_id(p->wt, &g->head->r.o)) &&
+            (coord == WG_NO || g->first < p->g[coord].first))
+            coord = i;
         if (p->mode == WG_WAFCFS) continue;
         uint32_t hits, mb;
         int64_t s = score(p, v, g, &hits, &mb);
@@ -297,6 +312,10 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
         }
     }
     if (oldest == WG_NO || p->mode == WG_WAFCFS) return oldest;
+    if (coord != WG_NO) {
+        p->st.coord_picks++;
+        return coord;
+    }
     if (p->mode >= WG_BASJF_AB && now - p->g[oldest].first > (uint64_t)p->cfg.age) {
         p->st.age_picks++;
         return oldest;
@@ -338,7 +357,11 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
         if (p->g[s].used && p->g[s].n) p->cur = s;
     }
     if (p->nsusp == 0 && p->cur == WG_NO) p->overrides = 0;
-    if (p->cur == WG_NO) p->cur = select_group(p, v, now);
+    if (p->cur == WG_NO) {
+        p->cur = select_group(p, v, now);
+        if (p->cur != WG_NO && p->wt) /* tell every controller at once */
+            warp_table_mark(p->wt, warp_table_id(p->wt, &p->g[p->cur].head->r.o));
+    }
     return p->cur;
 }
 
@@ -398,6 +421,7 @@ static void wg_complete(void *st, const struct mc_view *v, const struct mc_req *
     (void)v;
     struct wg *p = st;
     if (r->is_write) return;
+    if (p->wt) warp_table_dec(p->wt, warp_table_id(p->wt, &r->r.o));
     struct bankq *q = &p->bq[r->bank];
     WS_ASSERT(q->n && q->v[q->head] == r, "warp-group scheduler: served a read out of bank order");
     q->head = (q->head + 1) % p->cap;
@@ -449,7 +473,7 @@ static const void *wg_stats(const void *st) {
     return &((const struct wg *)st)->st;
 }
 
-#define WG_POLICY(sym, nm, fn, d)                                                                  \
+#define WG_POLICY(sym, nm, fn, d, table)                                                           \
     const struct mc_policy mc_policy_##sym = {                                                     \
         .name = nm,                                                                                \
         .doc = d,                                                                                  \
@@ -464,15 +488,21 @@ static const void *wg_stats(const void *st) {
         .nstat = CFG_COUNT(wg_stat_desc),                                                          \
         .stat_size = sizeof(struct wg_stats),                                                      \
         .stats = wg_stats,                                                                         \
+        .warp_table = table,                                                                       \
     };
 WG_POLICY(wafcfs, "wafcfs", wafcfs_create,
-          "warp-aware FCFS: oldest complete warp-group into in-order bank queues (seed 002)")
+          "warp-aware FCFS: oldest complete warp-group into in-order bank queues (seed 002)", false)
 WG_POLICY(basjf, "basjf", basjf_create,
-          "bank-aware shortest-job-first over warp-groups (seed 002; mc.basjf.*)")
+          "bank-aware shortest-job-first over warp-groups (seed 002; mc.basjf.*)", false)
 WG_POLICY(basjf_ab, "basjf-ab", basjf_ab_create,
-          "BASJF with age bias: groups older than mc.basjf.age first (seed 002)")
+          "BASJF with age bias: groups older than mc.basjf.age first (seed 002)", false)
 WG_POLICY(merb, "merb", merb_create,
-          "BASJF+AB + minimum efficient row burst: misses when queued hits hide them (seed 002)")
+          "BASJF+AB + minimum efficient row burst: misses when queued hits hide them (seed 002)",
+          false)
 WG_POLICY(merb_wawd, "merb-wawd", merb_wawd_create,
-          "MERB + warp-aware write drain: groups in service go before a drain (seed 002)")
+          "MERB + warp-aware write drain: groups in service go before a drain (seed 002)", false)
+WG_POLICY(basjf_ideal, "basjf-ideal", ideal_create,
+          "BASJF+AB with ideal coordination: a selected warp goes first in every controller "
+          "(seed 002's oracle)",
+          true)
 #undef WG_POLICY

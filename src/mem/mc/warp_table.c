@@ -7,7 +7,8 @@
 struct warp_table {
     struct warp_table_cfg cfg;
     uint32_t mask, max, span, ways;
-    uint8_t *n; /* n_pending per entry */
+    uint8_t *n;    /* n_pending per entry */
+    uint8_t *mark; /* coordination marks */
 };
 
 #define OFF(f) offsetof(struct warp_table_cfg, f)
@@ -43,7 +44,10 @@ struct warp_table *warp_table_create(struct cfg *c, struct ws_err *e) {
     t->span = (uint32_t)t->cfg.warps;
     t->ways = (uint32_t)t->cfg.pc_ways;
     t->n = calloc(n, 1);
-    if (!t->n) {
+    t->mark = calloc(n, 1);
+    if (!t->n || !t->mark) {
+        free(t->n);
+        free(t->mark);
         free(t);
         return ws_fail(e, "out of memory"), NULL;
     }
@@ -53,6 +57,7 @@ struct warp_table *warp_table_create(struct cfg *c, struct ws_err *e) {
 void warp_table_destroy(struct warp_table *t) {
     if (!t) return;
     free(t->n);
+    free(t->mark);
     free(t);
 }
 
@@ -72,9 +77,18 @@ uint32_t warp_table_inc(struct warp_table *t, uint32_t id) {
 
 uint32_t warp_table_dec(struct warp_table *t, uint32_t id) {
     if (t->n[id] > 0) t->n[id]--;
+    if (!t->n[id]) t->mark[id] = 0;
     return t->n[id];
 }
 
 uint32_t warp_table_pending(const struct warp_table *t, uint32_t id) {
     return t->n[id];
+}
+
+void warp_table_mark(struct warp_table *t, uint32_t id) {
+    t->mark[id] = 1;
+}
+
+bool warp_table_marked(const struct warp_table *t, uint32_t id) {
+    return t->mark[id];
 }

@@ -10,6 +10,7 @@
  * and different warp-loads that alias to one entry share it, as the hardware would. */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/cfg.h"
@@ -37,3 +38,7 @@ uint32_t warp_table_id(const struct warp_table *t, const struct mem_origin *o);
 uint32_t warp_table_inc(struct warp_table *t, uint32_t id);
 uint32_t warp_table_dec(struct warp_table *t, uint32_t id);
 uint32_t warp_table_pending(const struct warp_table *t, uint32_t id);
+/* Coordination mark of an id (the "ideal coordination" oracle of seed 002: a controller that
+ * selects a warp tells all others at once). Cleared when the id's n_pending returns to 0. */
+void warp_table_mark(struct warp_table *t, uint32_t id);
+bool warp_table_marked(const struct warp_table *t, uint32_t id);

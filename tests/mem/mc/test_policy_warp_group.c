@@ -170,10 +170,37 @@ static void test_wawd(void **state) {
     json_decref(s);
 }
 
+/* Ideal coordination: channel 0 holds only warp 5's group and selects it at cycle 4, which marks
+ * warp 5 everywhere; channel 1 holds warp 6's group (one miss, score 3) and warp 5's (two reads
+ * of one row, score 4). BASJF+AB starts channel 1 on warp 6; basjf-ideal on warp 5. */
+static uint64_t coord_queue(struct run *x) {
+    struct dram_addr a0 = {0, 0, 0, 0, 0, 5, 0}, a6 = {1, 0, 0, 0, 0, 7, 0};
+    struct dram_addr b0 = {1, 0, 0, 1, 0, 3, 0}, b1 = {1, 0, 0, 1, 0, 3, 1};
+    const struct addr_map *m = memsys_map(x->ms);
+    enq_w(x, 0, addr_map_encode(m, &a0), false, 0, 0, 5);
+    enq_w(x, 1, addr_map_encode(m, &a6), false, 0, 0, 6);
+    enq_w(x, 2, addr_map_encode(m, &b0), false, 0, 0, 5);
+    enq_w(x, 3, addr_map_encode(m, &b1), false, 0, 0, 5);
+    return run_idle(x, 0);
+}
+
+static void test_ideal_coordination(void **state) {
+    (void)state;
+    struct run *x = start(DDR4 "policy=basjf-ab\n[dram]\nchannels=2\n");
+    uint64_t end = coord_queue(x);
+    assert_int_equal(pos(x, 1) < pos(x, 2), true);
+    finish(x, end);
+
+    x = start(DDR4 "policy=basjf-ideal\n[dram]\nchannels=2\n");
+    end = coord_queue(x);
+    assert_int_equal(pos(x, 2) < pos(x, 1), true);
+    finish(x, end);
+}
+
 static void test_conservation(void **state) {
     (void)state;
-    const char *pol[] = {"wafcfs", "basjf", "basjf-ab", "merb", "merb-wawd"};
-    for (unsigned i = 0; i < 5; i++) {
+    const char *pol[] = {"wafcfs", "basjf", "basjf-ab", "merb", "merb-wawd", "basjf-ideal"};
+    for (unsigned i = 0; i < 6; i++) {
         char ini[256];
         snprintf(ini, sizeof ini, "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\npolicy=%s\n",
                  pol[i]);
@@ -195,6 +222,7 @@ int main(void) {
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_merb),
         cmocka_unit_test(test_wawd),
+        cmocka_unit_test(test_ideal_coordination),
         cmocka_unit_test(test_conservation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
