@@ -15,7 +15,7 @@
  * (BFS levels, K-means iterations) only need the results at kernel boundaries, which are exact.
  *
  * Writing a kernel: list its instructions with the KM_* macros below, naming branch targets and
- * reconvergence points with KM_LBL(name); registers are R0..R31 (their ids are what the SM's
+ * reconvergence points with KM_LBL(name); registers are R0..R63 (their ids are what the SM's
  * scoreboard sees), predicates P0..P6, kernel parameters KP(i) (pointers and sizes set at launch,
  * like c[0x0][...] operands), special registers KS(SR_*). Pointers are 64-bit values in one
  * register (a SASS register pair, named by its first register as traces do). */
@@ -28,7 +28,7 @@
 #include "workload/kernels/devmem.h"
 #include "workload/workload.h"
 
-enum { KM_MAX_REGS = 32, KM_NPRED = 7, KM_MAX_PARAMS = 16, KM_STACK_MAX = 80, KM_PC_STEP = 16 };
+enum { KM_MAX_REGS = 64, KM_NPRED = 7, KM_MAX_PARAMS = 16, KM_STACK_MAX = 80, KM_PC_STEP = 16 };
 
 enum km_op {
     KM_NOP,
