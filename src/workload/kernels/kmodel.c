@@ -176,7 +176,7 @@ int km_prog_build(struct km_prog *p, const char *name, uint32_t regs, const stru
                 what = "memory space must be global or shared (or const for loads)";
             else if (k->a.kind != KO_REG && k->a.kind != KO_PARAM && k->a.kind != KO_IMM)
                 what = "the address must be a register, parameter or immediate";
-            else if (k->op == KM_ATOM && k->sub > KM_ATOM_OR)
+            else if (k->op == KM_ATOM && k->sub > KM_ATOM_FADD)
                 what = "unknown atomic operation";
         }
         if (!what && k->op == KM_MUFU && (k->sub > KM_LG2 || !k->d1))
@@ -572,6 +572,8 @@ static uint64_t atom_op(uint8_t aop, uint64_t old, uint64_t b, uint64_t c, uint8
         return old == b ? c : old;
     case KM_ATOM_AND:
         return old & b;
+    case KM_ATOM_FADD:
+        return f_bits(as_f(old) + as_f(b));
     default:
         return old | b;
     }

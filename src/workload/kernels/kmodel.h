@@ -73,7 +73,8 @@ enum km_atom {
     KM_ATOM_EXCH,
     KM_ATOM_CAS,
     KM_ATOM_AND,
-    KM_ATOM_OR
+    KM_ATOM_OR,
+    KM_ATOM_FADD /* float add on the low 32 bits (atomicAdd(float *, float)) */
 };
 /* MUFU functions (float, on the low 32 bits). Kernels built without -use_fast_math compile
  * sinf/cosf/division to longer FFMA sequences around these; each model says which form it uses. */
