@@ -26,8 +26,10 @@
  * Input: Parboil reads k-space samples from its .uks files; here n samples are drawn from
  * workload.seed uniformly over the grid (kX, kY, kZ in [0, gridSize)), real/imag in [-1, 1),
  * sdc in [0.5, 1.5); kernel width 5 (cutoff 2.5), oversampling 2, binsize 32 (Parboil's run
- * argument). Sizes: test grid 16^3 with 2048 samples, paper grid 32^3 with 32768 samples (one
- * sample per bin on average, as Parboil's small input has; its full 256^3 grid would take hours);
+ * argument). Sizes: test grid 16^3 with 2048 samples; paper grid 64^3 with 2^20 samples, so that
+ * the 24-byte sample records (24 MB) far exceed the 4 MB L2 as Parboil's inputs do. A complete
+ * paper-size run is over a billion warp instructions, nearly all gridding; seed 000's runs stop
+ * at 1 billion (thread) instructions, which `--set gpu.max_insts=31250000` reproduces.
  * workload.mrigrid.grid (a multiple of 8) and workload.mrigrid.samples set others. */
 #include <math.h>
 #include <stddef.h>
@@ -353,9 +355,9 @@ struct mrigrid_cfg {
 };
 static const struct cfg_key mrigrid_keys[] = {
     {"workload.mrigrid.grid", CFG_INT, offsetof(struct mrigrid_cfg, grid), NULL, 8, 512, NULL,
-     "points", "output grid edge, a multiple of 8 (preset by workload.size: test 16, paper 32)"},
+     "points", "output grid edge, a multiple of 8 (preset by workload.size: test 16, paper 64)"},
     {"workload.mrigrid.samples", CFG_INT, offsetof(struct mrigrid_cfg, samples), NULL, 1, 1 << 24,
-     NULL, "samples", "k-space samples (test 2048, paper 32768)"},
+     NULL, "samples", "k-space samples (test 2048, paper 1048576)"},
 };
 
 struct mrigrid {
@@ -540,7 +542,7 @@ static const struct workload_vt mrigrid_vt = {mrigrid_next,  km_wl_cta_start, km
 
 struct workload *mrigrid_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
     bool paper = wc->size == WL_SIZE_PAPER;
-    struct mrigrid_cfg mc = {paper ? 32 : 16, paper ? 32768 : 2048};
+    struct mrigrid_cfg mc = {paper ? 64 : 16, paper ? 1048576 : 2048};
     if (cfg_bind(c, "workload.mrigrid", mrigrid_keys, CFG_COUNT(mrigrid_keys), &mc, e)) return NULL;
     char where[600];
     if (mc.grid % 8)
