@@ -199,6 +199,7 @@ struct warp {
     uint8_t state; /* enum wstate */
     uint8_t ib_head, ib_n;
     bool fetched_exit; /* the workload gave its EXIT: never ask it again */
+    bool fetched_bar;  /* the buffer ends at a bar.sync: fetch on only once it is released */
     uint16_t subcore;
     uint32_t vi;       /* index in its sub-core's view / rdy arrays */
     uint32_t cta;      /* CTA slot */
@@ -383,13 +384,17 @@ static int check_inst(const struct sm *s, const struct warp *w, const struct ins
 static int fill(struct sm *s, struct warp *w, struct ws_err *e) {
     uint32_t cap = (uint32_t)s->cfg.ibuf;
     struct workload *wl = s->cta[w->cta].wl;
-    while (w->ib_n < cap && !w->fetched_exit) {
+    /* Nothing past a bar.sync is generated until the barrier releases: built-in kernel models
+     * compute values as instructions are generated, so a shared-memory load after the barrier
+     * must not be generated before the other warps' stores before it. */
+    while (w->ib_n < cap && !w->fetched_exit && !w->fetched_bar) {
         uint32_t i = w->ib_head + w->ib_n;
         if (i >= cap) i -= cap;
         struct inst *in = &w->ib[i];
         if (wl->vt->warp_next(wl, w->gen, in, e) != 0) return -1;
         if (check_inst(s, w, in, e) != 0) return -1;
         if (in->cls == OP_EXIT) w->fetched_exit = true;
+        if (in->cls == OP_BAR) w->fetched_bar = true;
         w->ib_nreq[i] = (uint16_t)(in->cls == OP_MEM && in->active ? ldst_nreq(s->ldst, in) : 0);
         w->ib_n++;
     }
@@ -434,6 +439,7 @@ int sm_take_cta(struct sm *s, struct workload *wl, const struct kernel_desc *k, 
         w->state = W_ACTIVE;
         w->ib_head = w->ib_n = 0;
         w->fetched_exit = false;
+        w->fetched_bar = false;
         w->subcore = (uint16_t)sub;
         w->cta = ci;
         w->inflight = 0;
@@ -500,8 +506,8 @@ static void warp_done(struct sm *s, struct warp *w) {
 }
 
 /* bar.sync completes when every warp of the CTA that has not exited has arrived. */
-static void bar_check(struct sm *s, struct cta *c, uint64_t now) {
-    if (c->at_bar == 0 || c->at_bar + c->exited < c->nwarps) return;
+static int bar_check(struct sm *s, struct cta *c, uint64_t now, struct ws_err *e) {
+    if (c->at_bar == 0 || c->at_bar + c->exited < c->nwarps) return 0;
     uint64_t t = now + (uint64_t)s->cfg.lat[OP_BAR];
     for (uint32_t i = 0; i < c->nwarps; i++) {
         struct warp *w = &s->w[c->slots[i]];
@@ -509,9 +515,13 @@ static void bar_check(struct sm *s, struct cta *c, uint64_t now) {
         w->state = W_ACTIVE;
         view_of(s, w)->stall = STALL_NONE;
         s->sc[w->subcore].nlive++;
+        w->fetched_bar = false;
+        if (fill(s, w, e) != 0) return -1;
+        view_head(s, w);
         wake(s, w, t);
     }
     c->at_bar = 0;
+    return 0;
 }
 
 /* The LDST unit completed a memory instruction of warp `slot`. */
@@ -618,7 +628,7 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
         *rdy = UINT64_MAX;
         sc->nlive--;
         c->at_bar++;
-        bar_check(s, c, now);
+        if (bar_check(s, c, now, e) != 0) return -1;
         break;
     case OP_EXIT:
         w->state = W_EXITED;
@@ -626,7 +636,7 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
         *rdy = UINT64_MAX;
         sc->nlive--;
         c->exited++;
-        bar_check(s, c, now);
+        if (bar_check(s, c, now, e) != 0) return -1;
         break;
     default: {
         uint64_t t = now + (in->lat ? in->lat : (uint64_t)s->cfg.lat[cls]);

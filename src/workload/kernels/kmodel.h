@@ -15,7 +15,7 @@
  * (BFS levels, K-means iterations) only need the results at kernel boundaries, which are exact.
  *
  * Writing a kernel: list its instructions with the KM_* macros below, naming branch targets and
- * reconvergence points with KM_LBL(name); registers are R0..R31 (their ids are what the SM's
+ * reconvergence points with KM_LBL(name); registers are R0..R63 (their ids are what the SM's
  * scoreboard sees), predicates P0..P6, kernel parameters KP(i) (pointers and sizes set at launch,
  * like c[0x0][...] operands), special registers KS(SR_*). Pointers are 64-bit values in one
  * register (a SASS register pair, named by its first register as traces do). */
@@ -28,7 +28,7 @@
 #include "workload/kernels/devmem.h"
 #include "workload/workload.h"
 
-enum { KM_MAX_REGS = 32, KM_NPRED = 7, KM_MAX_PARAMS = 16, KM_STACK_MAX = 80, KM_PC_STEP = 16 };
+enum { KM_MAX_REGS = 64, KM_NPRED = 7, KM_MAX_PARAMS = 16, KM_STACK_MAX = 80, KM_PC_STEP = 16 };
 
 enum km_op {
     KM_NOP,
@@ -61,6 +61,7 @@ enum km_op {
     KM_BRA,   /* to label; when guarded, reconv names where the lanes meet again */
     KM_BAR,   /* bar.sync */
     KM_EXIT,  /* the lanes end; the warp's last EXIT is its OP_EXIT */
+    KM_MUFU,  /* d = f(a), f by sub (enum km_mufu): the SFU's one-operand float functions */
     KM_LABEL, /* pseudo-instruction: names the next instruction */
     KM_NOPS
 };
@@ -72,8 +73,12 @@ enum km_atom {
     KM_ATOM_EXCH,
     KM_ATOM_CAS,
     KM_ATOM_AND,
-    KM_ATOM_OR
+    KM_ATOM_OR,
+    KM_ATOM_FADD /* float add on the low 32 bits (atomicAdd(float *, float)) */
 };
+/* MUFU functions (float, on the low 32 bits). Kernels built without -use_fast_math compile
+ * sinf/cosf/division to longer FFMA sequences around these; each model says which form it uses. */
+enum km_mufu { KM_RCP, KM_SQRT, KM_RSQ, KM_SIN, KM_COS, KM_EX2, KM_LG2 };
 enum km_kind { KO_NONE, KO_REG, KO_IMM, KO_FIMM, KO_PARAM, KO_SR };
 enum km_sreg {
     SR_TID_X,
@@ -102,7 +107,8 @@ struct km_opnd {
 
 struct km_inst {
     uint8_t op;    /* enum km_op */
-    uint8_t sub;   /* enum km_cmp (SETP), enum km_atom (ATOM), 1 = sign-extend (LD) */
+    uint8_t sub;   /* enum km_cmp (SETP), enum km_atom (ATOM), enum km_mufu (MUFU), 1 = sign-extend
+                      (LD) */
     uint8_t space; /* enum mem_space (LD/ST/ATOM) */
     uint8_t width; /* bytes per lane (LD/ST/ATOM): 1, 2, 4 or 8 */
     int8_t guard;  /* 0: none; p + 1: @Pp; -(p + 1): @!Pp */
@@ -155,6 +161,7 @@ struct km_inst {
     {.op = KM_BRA, .guard = KM_IFP(p), .label = (target), .reconv = (rc)}
 #define KM_BRA_IFN(p, target, rc) \
     {.op = KM_BRA, .guard = KM_IFNP(p), .label = (target), .reconv = (rc)}
+#define KM_MUFU_(f, d, x)       {.op = KM_MUFU, .sub = (f), .d1 = (d) + 1, .a = x}
 #define KM_BAR_()  {.op = KM_BAR}
 #define KM_EXIT_() {.op = KM_EXIT}
 /* clang-format on */

@@ -1,0 +1,97 @@
+/* PolyBench/GPU doitgen model (src/workload/kernels/doitgen.c): kernel1/kernel2 pairs per r,
+ * the 32x8 block shape, a warp's addresses (A broadcast, C4 and sum one line), exact
+ * instruction counts for a size whose blocks have idle lanes and idle warps, and sum and A equal
+ * to the host doitgen. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "workload/workload.h"
+
+static struct workload *make(const char *ini) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    struct workload *w = workload_create(c, &e);
+    if (!w) fprintf(stderr, "%s\n", e.msg);
+    assert_non_null(w);
+    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
+    cfg_destroy(c);
+    return w;
+}
+
+/* n = 20: A and sum 32000 bytes (32000 is a multiple of 256), C4 1600 bytes (1792 reserved). */
+enum { A = 0xC0000000, C4 = A + 32000, SUM = C4 + 1792 };
+
+static void test_shapes_and_addresses(void **state) {
+    (void)state;
+    struct workload *w = make("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
+    struct ws_err e = {{0}};
+    struct kernel_desc k;
+    assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
+    assert_string_equal(k.name, "doitgen_kernel1");
+    assert_int_equal(k.grid[0], 1);
+    assert_int_equal(k.grid[1], 3);
+    assert_int_equal(k.block[0], 32);
+    assert_int_equal(k.block[1], 8);
+    assert_int_equal(k.ncopies, 3);
+    assert_int_equal(k.copies[1].addr, C4);
+    assert_int_equal(k.copies[2].addr, SUM);
+    struct wl_warp *wp[8];
+    struct inst in;
+    assert_int_equal(w->vt->cta_start(w, 1, wp, &e), 0); /* q = 8..15 */
+    int mem = 0;
+    do { /* warp 2: q = 10, p = lanes 0..19 */
+        assert_int_equal(w->vt->warp_next(w, wp[2], &in, &e), 0);
+        if (in.cls != OP_MEM) continue;
+        assert_int_equal(in.active, 0xfffff);
+        int it = (mem - 1) / 4, which = (mem - 1) % 4;
+        if (mem == 0 || which == 0 || which == 3) /* sum[0][10][p] */
+            assert_int_equal(in.addr[19], SUM + 4 * (10 * 20 + 19));
+        else if (which == 1) /* A[0][10][s]: one word */
+            assert_int_equal(in.addr[19], in.addr[0]),
+                assert_int_equal(in.addr[0], A + 4 * (200 + it));
+        else /* C4[s][p] */
+            assert_int_equal(in.addr[19], C4 + 4 * (20 * it + 19));
+        mem++;
+    } while (in.cls != OP_EXIT);
+    assert_int_equal(mem, 1 + 4 * 20);
+    w->vt->destroy(w);
+}
+
+static void test_counts_and_result(void **state) {
+    (void)state;
+    struct workload *w = make("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
+    struct wl_count c;
+    struct ws_err e = {{0}};
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    /* Per r: 24 warps, 20 with a q (20 lanes of p each), 4 past nq. kernel1: 21 + 10 per s + EXIT
+     * (1 + 4 per s memory), 11 for a warp past nq; kernel2: 17 (2 memory), 11. */
+    assert_int_equal(c.kernels, 40);
+    assert_int_equal(c.warps, 40 * 24);
+    assert_int_equal(c.insts, 20 * (20 * (22 + 10 * 20) + 4 * 11 + 20 * 17 + 4 * 11));
+    assert_int_equal(c.by_class[OP_MEM], 20 * (20 * (1 + 4 * 20) + 20 * 2));
+    int rc = w->vt->verify(w, &e);
+    if (rc) fprintf(stderr, "%s\n", e.msg);
+    assert_int_equal(rc, 0);
+    w->vt->destroy(w);
+
+    w = make("[workload]\nname = doitgen\n"); /* test size 32: every warp full */
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_int_equal(c.insts, 32 * 32 * (22 + 10 * 32 + 17));
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shapes_and_addresses),
+        cmocka_unit_test(test_counts_and_result),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
