@@ -117,9 +117,9 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
     fprintf(out, "  IPC                        %.2f (warp IPC %.3f)\n", s->ipc, s->warp_ipc);
     fprintf(out,
             "  L1D                        %llu accesses, miss rate %.1f%%, %.2f MPKI, %llu "
-            "reservation fails\n",
+            "reservation fails, intra-warp set concentration %.2f\n",
             (unsigned long long)s->l1_accesses, 100 * s->l1_miss_rate, s->l1_mpki,
-            (unsigned long long)s->l1_resfails);
+            (unsigned long long)s->l1_resfails, s->l1_concentration);
     fprintf(out,
             "  L2                         %llu accesses, miss rate %.1f%%, %.2f MPKI, %llu "
             "reservation fails\n",

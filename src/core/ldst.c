@@ -218,6 +218,17 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
     }
     l->st->mem_reqs += n;
     l->st->reqs_created += n;
+    if (kind == MEM_LOAD && in->space == SPACE_GLOBAL) {
+        /* seed 001 Eq. 3.1: accesses of the load / distinct L1D sets they index */
+        uint32_t sets[COAL_MAX_LINES], ns = 0;
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t s = cache_set_of(l->l1, reqs[i]->addr), j = 0;
+            while (j < ns && sets[j] != s) j++;
+            if (j == ns) sets[ns++] = s;
+        }
+        l->st->conc_loads++;
+        l->st->conc_milli += (1000u * n + ns / 2) / ns;
+    }
     return true;
 }
 

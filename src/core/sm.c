@@ -177,6 +177,10 @@ const struct stat_desc sm_stat_desc[] = {
     SD(lat_div, STAT_HIST, "cycles",
        "memory latency divergence of a warp-load with >= 1 off-chip request: slowest minus "
        "fastest off-chip turnaround (seed 000)"),
+    SD(conc_loads, STAT_COUNTER, "", "global load warp instructions issued to the L1D"),
+    SD(conc_milli, STAT_COUNTER, "",
+       "sum over those loads of 1000 x intra-warp concentration (seed 001 Eq. 3.1): the load's "
+       "line accesses / the distinct L1D sets they index under l1d.index"),
     SD(lat_div_in_mc, STAT_HIST, "cycles",
        "In-MC part of a warp-load's latency divergence (seed 000 Fig. 6): time in the memory "
        "controller (queue arrival to last data beat) of its slowest minus its fastest off-chip "

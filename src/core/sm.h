@@ -65,6 +65,8 @@ struct sm_stats {
     uint64_t load_warps;               /* global load instructions completed (warp-loads) */
     uint64_t smem_accesses, smem_conflict_cycles;
     struct ws_hist offchip_per_load; /* off-chip requests of one warp-load */
+    uint64_t conc_loads, conc_milli; /* global loads; sum of their intra-warp concentrations
+                                        x 1000 (seed 001 Eq. 3.1) */
     struct ws_hist lat_div_in_mc;    /* the part of lat_div that arose inside a controller */
     struct ws_hist lat_div;          /* slowest - fastest off-chip turnaround of a warp-load
                                         with >= 1 off-chip request, core cycles */

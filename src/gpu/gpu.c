@@ -86,6 +86,9 @@ const struct stat_desc gpu_summary_desc[] = {
     SD(lat_div_in_mc_share, STAT_REAL, "",
        "In-MC share of latency divergence: sum of In-MC parts / sum of divergences (seed 000 "
        "Fig. 6)"),
+    SD(l1_concentration, STAT_REAL, "",
+       "mean intra-warp concentration of global loads (seed 001 Eq. 3.1): line accesses / "
+       "distinct L1D sets; 1 ideal, 32 all in one set"),
     SD(load_time_mean, STAT_REAL, "core cycles",
        "mean load-warp execution time: issue to the last request back"),
     SD(ns_noc_req, STAT_REAL, "ns", "stage latency: request network, push to pop"),
@@ -702,6 +705,8 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     s->offchip_per_load = ws_hist_mean(&c->offchip_per_load);
     s->lat_div_mean = ws_hist_mean(&c->lat_div);
     s->load_time_mean = ws_hist_mean(&c->load_time);
+    s->l1_concentration =
+        c->conc_loads ? (double)c->conc_milli / 1000.0 / (double)c->conc_loads : 0;
     s->lat_div_in_mc_share =
         c->lat_div.sum ? (double)c->lat_div_in_mc.sum / (double)c->lat_div.sum : 0;
     const struct clocks *k = &g->clk;

@@ -400,6 +400,35 @@ static void run_random(const char *ini, uint64_t delay, unsigned accept_every) {
     h_destroy(hh[1]);
 }
 
+/* Seed 001 Eq. 3.1 on a 32-set L1D: one load of 32 lanes with a power-of-two stride touches 32
+ * lines; the conventional (linear) index maps stride 2^15 (ATAX/BICG/MVT's 8K-float rows) to one
+ * set (concentration 32), 2^11 (SYRK) to 2 sets (16), 2^10 (SYR2K) to 4 (8); a coalesced load is
+ * 1; the bitwise-XOR index spreads 2^15 over 4 sets (8) and 2^10 over all 32 (1). */
+static double concentration(const char *index, uint64_t stride) {
+    struct fake_wl *f = fw_create(32, 1);
+    struct inst p[] = {I_LD(1, 0x40000000, stride), I_INT(2, 1)};
+    fw_prog(f, -1, p, 2);
+    char extra[128];
+    snprintf(extra, sizeof extra, "[l1d]\nsets = 32\nmshrs = 64\nindex = %s\n", index);
+    struct h *h = h_create(extra, f);
+    h_run(h, 100000);
+    const struct sm_stats *st = sm_stats(h->s);
+    assert_int_equal(st->conc_loads, 1);
+    double c = (double)st->conc_milli / 1000.0;
+    h_destroy(h);
+    return c;
+}
+
+static void test_intra_warp_concentration(void **state) {
+    (void)state;
+    assert_true(concentration("linear", 1u << 15) == 32.0);
+    assert_true(concentration("linear", 1u << 11) == 16.0);
+    assert_true(concentration("linear", 1u << 10) == 8.0);
+    assert_true(concentration("linear", 4) == 1.0);
+    assert_true(concentration("xor", 1u << 15) == 8.0);
+    assert_true(concentration("xor", 1u << 10) == 1.0);
+}
+
 static void test_conservation_write_evict(void **state) {
     (void)state;
     run_random(NULL, 100, 0);
@@ -445,6 +474,7 @@ int main(void) {
         cmocka_unit_test(test_l1_banks_throughput),
         cmocka_unit_test(test_l1_bank_conflict_ends_batch),
         cmocka_unit_test(test_l1_banks_resfail_mid_batch),
+        cmocka_unit_test(test_intra_warp_concentration),
         cmocka_unit_test(test_conservation_write_evict),
         cmocka_unit_test(test_conservation_small_queues),
         cmocka_unit_test(test_conservation_write_back),
