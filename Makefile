@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all build run test bench sanitize format clean
+.PHONY: all build run test bench sanitize fuzz format clean
 
 all: build
 
@@ -30,8 +30,13 @@ bench: build
 sanitize:
 	$(MAKE) test BUILD=build-asan CTEST_ARGS="-E _e2e" CMAKE_FLAGS="-DWS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang"
 
+# libFuzzer targets for the trace reader, the command list and the GPGPU-Sim config importer,
+# each run for FUZZ_SECONDS (default 60).
+fuzz:
+	sh scripts/fuzz.sh
+
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz
