@@ -9,8 +9,7 @@
 #include <unistd.h>
 
 /* Writes data to a per-process scratch file named `suffix` and returns its path (static). */
-static const char *fuzz_to_file(const uint8_t *data, size_t size, const char *suffix)
-{
+static const char *fuzz_to_file(const uint8_t *data, size_t size, const char *suffix) {
     static char path[512];
     if (!path[0]) {
         const char *dir = getenv("TMPDIR");
@@ -18,11 +17,8 @@ static const char *fuzz_to_file(const uint8_t *data, size_t size, const char *su
                  (long)getpid(), suffix);
     }
     FILE *f = fopen(path, "wb");
-    if (!f)
-        abort();
-    if (size && fwrite(data, 1, size, f) != size)
-        abort();
-    if (fclose(f))
-        abort();
+    if (!f) abort();
+    if (size && fwrite(data, 1, size, f) != size) abort();
+    if (fclose(f)) abort();
     return path;
 }

@@ -6,12 +6,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *path = fuzz_to_file(data, size, ".g");
     struct ws_err e = {0};
     struct kl *k = kl_load(path, &e);
-    if (k)
-        kl_free(k);
+    if (k) kl_free(k);
     return 0;
 }

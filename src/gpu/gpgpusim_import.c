@@ -808,6 +808,13 @@ int gs_import(struct gs_opts *o, const char *name, FILE *out, FILE *unmapped, un
     }
     if ((s = get(&im, "gpgpu_perf_sim_memcpy", NULL)))
         fprintf(f, "warm_l2 = %s ; -gpgpu_perf_sim_memcpy\n", strcmp(s, "0") ? "true" : "false");
+    if (get(&im, "dram_latency", NULL)) {
+        /* GPGPU-Sim delays every L2-to-DRAM request by this many core cycles; warpsim adds the
+         * delay (in L2 cycles) before the fill. Unloaded, the two give the same latency. */
+        if (get_uint(&im, "dram_latency", 0, &v)) goto out;
+        fprintf(f, "dram_latency = %.0f ; -dram_latency %u (core cycles)\n",
+                (double)v * clk.l2 / clk.core, v);
+    }
     if (get_uint(&im, "gpgpu_max_cycle", 0, &v)) goto out;
     if (v) fprintf(f, "max_cycles = %u\n", v);
     if (get_uint(&im, "gpgpu_max_insn", 0, &v)) goto out;

@@ -29,6 +29,9 @@ const struct cfg_key gpu_cfg_keys[] = {
      "replies a slice holds waiting for the reply network"},
     {"gpu.dram_q", CFG_INT, OFF(dram_q), "64", 1, 4096, NULL, "fetches",
      "L2 fetches a slice may have outstanding at the DRAM"},
+    {"gpu.dram_latency", CFG_INT, OFF(dram_latency), "0", 0, 100000, NULL, "L2 cycles",
+     "fixed memory-partition delay added to every DRAM fetch before it fills the L2 "
+     "(GPGPU-Sim's -dram_latency, which config import converts from core cycles)"},
     {"gpu.atomic_lat", CFG_INT, OFF(atomic_lat), "8", 0, 10000, NULL, "L2 cycles",
      "time an atomic spends in the L2's atomic unit once its data is present"},
     {"gpu.req_header", CFG_INT, OFF(req_header), "8", 1, 256, NULL, "bytes",
@@ -242,8 +245,8 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     g->nsm = (uint32_t)g->cfg.sms;
     g->nsub = (uint32_t)g->cfg.subparts;
     g->nsp = memsys_nchannels(g->ms) * g->nsub;
-    g->spc =
-        (struct subpart_cfg){g->cfg.l2_in_q, g->cfg.l2_out_q, g->cfg.atomic_lat, g->cfg.dram_q};
+    g->spc = (struct subpart_cfg){g->cfg.l2_in_q, g->cfg.l2_out_q, g->cfg.atomic_lat, g->cfg.dram_q,
+                                  g->cfg.dram_latency};
     g->sm = calloc(g->nsm, sizeof *g->sm);
     g->sm_next = calloc(g->nsm, sizeof *g->sm_next);
     g->sp = calloc(g->nsp, sizeof *g->sp);

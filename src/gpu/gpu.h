@@ -19,7 +19,7 @@ struct gpu_cfg {
     int64_t sms;
     int64_t subparts; /* L2 slices (memory sub-partitions) per DRAM channel */
     double core_mhz, noc_mhz, l2_mhz;
-    int64_t l2_in_q, l2_out_q, dram_q, atomic_lat;
+    int64_t l2_in_q, l2_out_q, dram_q, atomic_lat, dram_latency;
     int64_t req_header; /* bytes of a request/reply header on the NoC */
     bool warm_l2;       /* install host-to-device copies in the L2 before each launch */
     int64_t watchdog;   /* core cycles without progress before a run is stopped */

@@ -83,6 +83,11 @@ struct stamp {
     uint64_t enq, cmd, col, data;
 };
 
+struct filling { /* a fetch whose data is all back, filling the L2 at L2 cycle `at` */
+    uint64_t at;
+    uint32_t fetch;
+};
+
 struct ret { /* a burst's data, done at DRAM cycle `at` */
     uint64_t at;
     uint32_t fetch;
@@ -106,6 +111,9 @@ struct subpart {
     uint32_t nfetch, fetch_free, fetch_used;
     struct ret *ret; /* sorted by `at` from ret_head */
     uint32_t ret_cap, ret_head, ret_n;
+    /* Fetches in the fixed partition delay (gpu.dram_latency), in completion order. */
+    struct filling *fillq;
+    uint32_t fill_head, fill_n;
     /* The miss-queue entry being turned into bursts. */
     bool cur_active;
     struct cache_miss cur;
@@ -216,7 +224,8 @@ struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cf
         dring_init(&s->hitq, 4 * ((uint32_t)s->hit_lat + 2)) ||
         dring_init(&s->atomq, 4 * ((uint32_t)(s->hit_lat + (uint64_t)sc->atomic_lat) + 2)) ||
         !(s->fetch = calloc(s->nfetch, sizeof *s->fetch)) ||
-        !(s->ret = calloc(s->ret_cap, sizeof *s->ret))) {
+        !(s->ret = calloc(s->ret_cap, sizeof *s->ret)) ||
+        !(s->fillq = calloc(s->nfetch, sizeof *s->fillq))) {
         ws_fail(e, "out of memory");
         goto fail;
     }
@@ -239,6 +248,7 @@ void subpart_destroy(struct subpart *s) {
     free(s->atomq.v);
     free(s->fetch);
     free(s->ret);
+    free(s->fillq);
     free(s->warm_wb);
     free(s);
 }
@@ -385,22 +395,45 @@ static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
     return true;
 }
 
-/* A fetch's last burst is back: fill the L2 and release its waiters. */
+/* Fills the L2 with a completed fetch and frees its record. */
+static void fill_fetch(struct subpart *s, uint32_t f, uint64_t now) {
+    struct fetch *fe = &s->fetch[f];
+    s->stamps[(fe->line / s->line_bytes) % STAMPS] =
+        (struct stamp){fe->line, fe->ts[MEM_TS_MC_ENQ], fe->ts[MEM_TS_DRAM_CMD], fe->ts[MEM_TS_COL],
+                       fe->ts[MEM_TS_DATA]};
+    cache_fill(s->l2, fe->line, fe->sectors, now);
+    fe->next_free = s->fetch_free;
+    s->fetch_free = f;
+    s->fetch_used--;
+}
+
+/* A fetch's last burst is back: fill the L2 (after the partition delay, if any), which releases
+ * its waiters. The delay is constant, so fetches leave it in the order they entered. */
 static void complete_fetches(struct subpart *s, uint64_t now, uint64_t dram_now) {
     while (s->ret_n && s->ret[s->ret_head].at <= dram_now) {
         uint32_t f = s->ret[s->ret_head].fetch;
         s->ret_head = (s->ret_head + 1) % s->ret_cap;
         s->ret_n--;
-        struct fetch *fe = &s->fetch[f];
-        if (--fe->remaining) continue;
-        s->stamps[(fe->line / s->line_bytes) % STAMPS] =
-            (struct stamp){fe->line, fe->ts[MEM_TS_MC_ENQ], fe->ts[MEM_TS_DRAM_CMD],
-                           fe->ts[MEM_TS_COL], fe->ts[MEM_TS_DATA]};
-        cache_fill(s->l2, fe->line, fe->sectors, now);
-        fe->next_free = s->fetch_free;
-        s->fetch_free = f;
-        s->fetch_used--;
+        if (--s->fetch[f].remaining) continue;
+        if (!s->cfg.dram_lat) {
+            fill_fetch(s, f, now);
+            continue;
+        }
+        WS_ASSERT(s->fill_n < s->nfetch, "sub-partition %u fill delay overflow", s->id);
+        s->fillq[(s->fill_head + s->fill_n++) % s->nfetch] =
+            (struct filling){now + (uint64_t)s->cfg.dram_lat, f};
     }
+}
+
+static bool drain_fills(struct subpart *s, uint64_t now) {
+    bool did = false;
+    while (s->fill_n && s->fillq[s->fill_head].at <= now) {
+        fill_fetch(s, s->fillq[s->fill_head].fetch, now);
+        s->fill_head = (s->fill_head + 1) % s->nfetch;
+        s->fill_n--;
+        did = true;
+    }
+    return did;
 }
 
 /* Requests the fills satisfied leave through the same data pipeline as hits (the L2 hit
@@ -466,6 +499,7 @@ bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
         complete_fetches(s, now, dram_now);
         did = true;
     }
+    did |= drain_fills(s, now);
     did |= release_ready(s, now);
     did |= drain_delay(s, &s->hitq, now);
     did |= drain_delay(s, &s->atomq, now);
@@ -481,6 +515,7 @@ uint64_t subpart_next_event(const struct subpart *s, uint64_t from) {
         return from;
     if (s->hitq.n) t = s->hitq.v[s->hitq.head].ready;
     if (s->atomq.n && s->atomq.v[s->atomq.head].ready < t) t = s->atomq.v[s->atomq.head].ready;
+    if (s->fill_n && s->fillq[s->fill_head].at < t) t = s->fillq[s->fill_head].at;
     if (t != UINT64_MAX && t < from) t = from;
     return t;
 }
@@ -547,10 +582,12 @@ bool subpart_idle(const struct subpart *s) {
 }
 
 void subpart_describe(const struct subpart *s, char *buf, size_t n) {
-    snprintf(buf, n, "l2.%u: in %u out %u hitq %u atomq %u fetches %u dram-returns %u mshr %u%s%s",
-             s->id, s->in.n, s->out.n, s->hitq.n, s->atomq.n, s->fetch_used, s->ret_n,
-             cache_mshr_used(s->l2), cache_miss_pending(s->l2) ? " miss-queued" : "",
-             s->cur_active ? " sending" : "");
+    snprintf(
+        buf, n,
+        "l2.%u: in %u out %u hitq %u atomq %u fetches %u dram-returns %u filling %u mshr %u%s%s",
+        s->id, s->in.n, s->out.n, s->hitq.n, s->atomq.n, s->fetch_used, s->ret_n, s->fill_n,
+        cache_mshr_used(s->l2), cache_miss_pending(s->l2) ? " miss-queued" : "",
+        s->cur_active ? " sending" : "");
 }
 
 void subpart_finish(struct subpart *s) {

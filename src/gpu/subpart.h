@@ -21,6 +21,7 @@ struct subpart_cfg {
     int64_t atomic_lat;  /* L2 cycles an atomic spends in the atomic unit after its data is
                             present */
     int64_t dram_q;      /* DRAM requests a slice may have outstanding */
+    int64_t dram_lat;    /* L2 cycles between a fetch's last data burst and the L2 fill */
 };
 
 struct subpart_stats {

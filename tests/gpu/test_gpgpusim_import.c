@@ -303,12 +303,14 @@ static void test_import_small_config(void **state) {
     assert_non_null(strstr(ini, "\npolicy = fcfs "));
     /* default bus 4 B x burst 4 = 16 B: 4 burst bits; 2 bank-group bits from the high bank bits */
     assert_non_null(strstr(ini, "\nmap = RRRRRRRRRRRRRGGBCCCCHHBCCCSSSS\n"));
-    /* listed, never dropped: two whole options and three parts (L1 set index P, two data ports) */
-    assert_non_null(strstr(unm, "; unmapped: -dram_latency 100\n"));
+    /* 100 core cycles at 1000 MHz are 80 cycles of the 800 MHz L2 */
+    assert_non_null(strstr(ini, "\ndram_latency = 80 ; -dram_latency 100 (core cycles)\n"));
+    /* listed, never dropped: one whole option and three parts (L1 set index P, two data ports) */
+    assert_null(strstr(unm, "-dram_latency"));
     assert_non_null(strstr(unm, "; unmapped: -power_simulation_enabled 0\n"));
     assert_non_null(strstr(unm, "part: set index P (IPOLY hash) has no warpsim equivalent"));
-    assert_int_equal(n, 5);
-    assert_non_null(strstr(ini, "; 5 GPGPU-Sim options (or parts of options) have no warpsim"));
+    assert_int_equal(n, 4);
+    assert_non_null(strstr(ini, "; 4 GPGPU-Sim options (or parts of options) have no warpsim"));
     free(ini);
     free(unm);
 }

@@ -28,7 +28,7 @@ static void on_done(void *ctx, const struct mc_req *mr) {
 
 enum { HIT_LAT = 10, ATOMIC_LAT = 7 };
 
-static void rig_init(struct rig *r) {
+static void rig_init_lat(struct rig *r, int64_t dram_lat) {
     struct cfg *c = tu_cfg("[dram]\npreset = gddr6-rtx2060s\n[addr]\nmap = row:ba:bg:col:ch:col/3\n"
                            "[mc]\ncheck = true\n");
     struct ws_err e = {{0}};
@@ -48,12 +48,17 @@ static void rig_init(struct rig *r) {
                            .write_alloc = CACHE_WRITE_ALLOC};
     strcpy(l2.index, "linear");
     strcpy(l2.repl, "lru");
-    struct subpart_cfg sc = {.in_q = 4, .out_q = 4, .atomic_lat = ATOMIC_LAT, .dram_q = 16};
+    struct subpart_cfg sc = {
+        .in_q = 4, .out_q = 4, .atomic_lat = ATOMIC_LAT, .dram_q = 16, .dram_lat = dram_lat};
     r->sp = subpart_create(0, 1, &l2, &sc, r->ms, &e);
     if (!r->sp) fail_msg("%s", e.msg);
     g_sp = r->sp;
     memsys_set_done_cb(r->ms, on_done, NULL);
     r->now = 0;
+}
+
+static void rig_init(struct rig *r) {
+    rig_init_lat(r, 0);
 }
 
 static void rig_free(struct rig *r) {
@@ -120,6 +125,26 @@ static void test_miss_then_hit(void **state) {
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 6);
     while (!subpart_idle(r.sp)) step(&r);
     rig_free(&r);
+}
+
+/* gpu.dram_latency: the same miss, with nothing else in flight, comes back exactly that many L2
+ * cycles later; the hit that follows is unchanged. */
+static void test_dram_latency(void **state) {
+    (void)state;
+    uint64_t miss[2], hit[2];
+    const int64_t lat[2] = {0, 37};
+    for (int i = 0; i < 2; i++) {
+        struct rig r;
+        rig_init_lat(&r, lat[i]);
+        struct mem_req a = req(0x10000, MEM_LOAD, 0xf), b = req(0x10040, MEM_LOAD, 0x4);
+        miss[i] = roundtrip(&r, &a, 2000);
+        hit[i] = roundtrip(&r, &b, 100);
+        while (!subpart_idle(r.sp)) step(&r);
+        rig_free(&r);
+    }
+    assert_int_equal(miss[1], miss[0] + 37);
+    assert_int_equal(hit[0], HIT_LAT);
+    assert_int_equal(hit[1], HIT_LAT);
 }
 
 static void test_store_and_writeback(void **state) {
@@ -219,9 +244,13 @@ static void test_conservation(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_miss_then_hit), cmocka_unit_test(test_store_and_writeback),
-        cmocka_unit_test(test_atomic),        cmocka_unit_test(test_warm),
-        cmocka_unit_test(test_conservation),  cmocka_unit_test(test_local_addresses),
+        cmocka_unit_test(test_miss_then_hit),
+        cmocka_unit_test(test_dram_latency),
+        cmocka_unit_test(test_store_and_writeback),
+        cmocka_unit_test(test_atomic),
+        cmocka_unit_test(test_warm),
+        cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_local_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
