@@ -217,6 +217,7 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
         q_push(l, r, idx, 0);
     }
     l->st->mem_reqs += n;
+    l->st->mem_insts++;
     l->st->reqs_created += n;
     if (kind == MEM_LOAD && in->space == SPACE_GLOBAL) {
         /* seed 001 Eq. 3.1: accesses of the load / distinct L1D sets they index */

@@ -162,6 +162,8 @@ const struct stat_desc sm_stat_desc[] = {
        "cycles the LDST unit waited because the outgoing (NoC) queue was full"),
     SD(mem_reqs, STAT_COUNTER, "req",
        "line requests made by the coalescer (global, local, constant, texture)"),
+    SD(mem_insts, STAT_COUNTER, "insts",
+       "warp memory instructions that went through the coalescer (all but shared memory)"),
     SD(load_warps, STAT_COUNTER, "insts",
        "warp-loads completed: global load instructions whose last request came back"),
     SD(smem_accesses, STAT_COUNTER, "insts", "shared-memory instructions"),

@@ -62,6 +62,7 @@ struct sm_stats {
                                  failure (memory occlusion) / outgoing queue full */
     uint64_t reqs_created, reqs_freed; /* requests this SM allocated / gave back (conservation) */
     uint64_t mem_reqs;                 /* line requests created by the coalescer (global/local) */
+    uint64_t mem_insts;                /* warp memory instructions those requests came from */
     uint64_t load_warps;               /* global load instructions completed (warp-loads) */
     uint64_t smem_accesses, smem_conflict_cycles;
     struct ws_hist offchip_per_load; /* off-chip requests of one warp-load */

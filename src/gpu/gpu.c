@@ -92,6 +92,11 @@ const struct stat_desc gpu_summary_desc[] = {
     SD(l1_concentration, STAT_REAL, "",
        "mean intra-warp concentration of global loads (seed 001 Eq. 3.1): line accesses / "
        "distinct L1D sets; 1 ideal, 32 all in one set"),
+    SD(coalescing, STAT_REAL, "",
+       "coalescing degree: line requests per warp memory instruction that went through the "
+       "coalescer (1 fully coalesced, up to 32)"),
+    SD(mem_inst_share, STAT_REAL, "",
+       "memory instructions (global, local, shared, atomics) / all warp instructions"),
     SD(load_time_mean, STAT_REAL, "core cycles",
        "mean load-warp execution time: issue to the last request back"),
     SD(ns_noc_req, STAT_REAL, "ns", "stage latency: request network, push to pop"),
@@ -651,6 +656,8 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     for (uint32_t i = 0; i < g->nsm; i++) {
         sm_finish(g->sm[i]);
         sum_stats(&g->core_sum, sm_stats(g->sm[i]), sm_stat_desc, sm_stat_ndesc);
+        for (int k = 0; k < OP_NCLASS; k++)
+            g->core_sum.insts_by_class[k] += sm_stats(g->sm[i])->insts_by_class[k];
         sum_stats(&g->l1_sum, cache_stats(sm_l1d(g->sm[i])), cache_stat_desc, cache_stat_ndesc);
     }
     for (uint32_t i = 0; i < g->nsp; i++) {
@@ -710,6 +717,9 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     s->load_time_mean = ws_hist_mean(&c->load_time);
     s->l1_concentration =
         c->conc_loads ? (double)c->conc_milli / 1000.0 / (double)c->conc_loads : 0;
+    s->coalescing = c->mem_insts ? (double)c->mem_reqs / (double)c->mem_insts : 0;
+    s->mem_inst_share =
+        c->warp_insts ? (double)c->insts_by_class[OP_MEM] / (double)c->warp_insts : 0;
     s->lat_div_in_mc_share =
         c->lat_div.sum ? (double)c->lat_div_in_mc.sum / (double)c->lat_div.sum : 0;
     const struct clocks *k = &g->clk;

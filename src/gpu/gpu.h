@@ -37,6 +37,8 @@ struct gpu_summary {
     uint64_t l1_accesses, l1_misses, l1_resfails, l2_accesses, l2_misses, l2_resfails;
     double l1_miss_rate, l2_miss_rate, l1_mpki, l2_mpki;
     double l1_concentration; /* mean intra-warp L1D set concentration of global loads */
+    double coalescing;       /* line requests per coalesced warp memory instruction */
+    double mem_inst_share;   /* memory warp instructions / all warp instructions */
     uint64_t noc_req_packets, noc_rep_packets;
     double noc_req_lat, noc_rep_lat, noc_req_flits_per_cycle, noc_rep_flits_per_cycle;
     double dram_row_hit_rate, dram_bw_share, dram_avg_read_lat_ns;
