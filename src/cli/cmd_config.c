@@ -38,6 +38,7 @@ int cmd_config(int argc, char **argv) {
         ck = cache_cfg_keys("l2", &n);
         cfg_print_keys("l2", ck, n, stdout);
         cfg_print_keys("noc", xbar_cfg_keys, xbar_cfg_nkeys, stdout);
+        cfg_print_keys("energy", energy_cfg_keys, energy_cfg_nkeys, stdout);
         cfg_print_keys("dram (defaults come from dram.preset)", dram_spec_keys, dram_spec_nkeys,
                        stdout);
         cfg_print_keys("addr", addr_map_keys, addr_map_nkeys, stdout);

@@ -162,6 +162,10 @@ const struct stat_desc sm_stat_desc[] = {
        "cycles the LDST unit waited because the outgoing (NoC) queue was full"),
     SD(mem_reqs, STAT_COUNTER, "req",
        "line requests made by the coalescer (global, local, constant, texture)"),
+    SD(rf_reads, STAT_COUNTER, "lane accesses",
+       "register-file operand reads: source registers x active lanes, over issued instructions"),
+    SD(rf_writes, STAT_COUNTER, "lane accesses",
+       "register-file writes: destination registers x active lanes, over issued instructions"),
     SD(mem_insts, STAT_COUNTER, "insts",
        "warp memory instructions that went through the coalescer (all but shared memory)"),
     SD(load_warps, STAT_COUNTER, "insts",
@@ -619,8 +623,13 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
     }
     sc->unit_free[cls] = now + (in->ii ? in->ii : (uint64_t)s->cfg.ii[cls]);
     s->st.warp_insts++;
-    s->st.thread_insts += (uint64_t)__builtin_popcount(in->active);
+    uint64_t lanes = (uint64_t)__builtin_popcount(in->active);
+    s->st.thread_insts += lanes;
     s->st.insts_by_class[cls]++;
+    s->st.lanes_by_class[cls] += lanes;
+    /* register-file traffic for the energy model: one 32-bit access per operand and lane */
+    for (unsigned k = 0; k < in->nsrc; k++) s->st.rf_reads += in->src[k] != REG_NONE ? lanes : 0;
+    for (unsigned k = 0; k < in->ndst; k++) s->st.rf_writes += in->dst[k] != REG_NONE ? lanes : 0;
     if (s->pol->on_issue) s->pol->on_issue(sc->sched, v, now);
     if (s->trace) s->trace(s->trace_ctx, s->id, w->subcore, slot, in, now);
     *rdy = now + 1;

@@ -54,6 +54,8 @@ struct sm_stats {
     uint64_t warp_insts;    /* warp instructions issued (EXIT included) */
     uint64_t thread_insts;  /* sum of active lanes over issued instructions */
     uint64_t insts_by_class[OP_NCLASS];
+    uint64_t lanes_by_class[OP_NCLASS]; /* active lanes summed per class (energy) */
+    uint64_t rf_reads, rf_writes;       /* operand accesses x active lanes (energy) */
     uint64_t ctas_done;
     uint64_t stall_scoreboard, stall_unit, stall_ibuf, stall_ldst, stall_barrier; /* per
                                  scheduler-cycle with no issue: the reason of its oldest warp */

@@ -107,6 +107,16 @@ const struct stat_desc gpu_summary_desc[] = {
     SD(ns_noc_rep, STAT_REAL, "ns", "stage latency: reply network, push to pop"),
     SD(ns_offchip_req, STAT_REAL, "ns",
        "round trip of an off-chip request: LDST issue to back at the SM"),
+    SD(energy_j, STAT_REAL, "J",
+       "GPU energy: the parts below summed (per-event energies x counts, docs/energy.md)"),
+    SD(energy_core_j, STAT_REAL, "J", "energy of warp-instruction issue and lane operations"),
+    SD(energy_rf_j, STAT_REAL, "J", "energy of register-file operand accesses"),
+    SD(energy_cache_j, STAT_REAL, "J", "energy of L1D, shared-memory and L2 accesses"),
+    SD(energy_noc_j, STAT_REAL, "J", "energy of NoC flits (both networks)"),
+    SD(energy_dram_j, STAT_REAL, "J", "DRAM energy from the DRAM power model (IDD currents)"),
+    SD(energy_static_j, STAT_REAL, "J", "energy.static_w x simulated time"),
+    SD(power_w, STAT_REAL, "W", "energy_j / simulated time"),
+    SD(edp_js, STAT_REAL, "J s", "energy-delay product: energy_j x simulated time"),
     SD(requests, STAT_COUNTER, "", "memory requests created (LDST line requests, L1 fetches)"),
     SD(requests_returned, STAT_COUNTER, "", "memory requests that came back and were released"),
     /* host_seconds, warp_insts_per_s and cycles_per_s are printed, never written to result
@@ -121,6 +131,7 @@ const char *gpu_load_class(double x) {
 
 struct gpu {
     struct gpu_cfg cfg;
+    struct energy_cfg ec;
     struct sm_cfg smc;
     struct cache_cfg l1c, l2c;
     struct xbar_cfg xc;
@@ -229,7 +240,8 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
         cache_cfg_configure(&g->l1c, "l1d", c, e) != 0 ||
         cache_cfg_validate(&g->l1c, "l1d", c, e) != 0 ||
         cache_cfg_configure(&g->l2c, "l2", c, e) != 0 ||
-        cache_cfg_validate(&g->l2c, "l2", c, e) != 0 || xbar_cfg_configure(&g->xc, c, e) != 0)
+        cache_cfg_validate(&g->l2c, "l2", c, e) != 0 || xbar_cfg_configure(&g->xc, c, e) != 0 ||
+        energy_cfg_configure(&g->ec, c, e) != 0)
         goto fail;
     /* The L2 is the point of coherence: a write-back, write-allocate cache that acknowledges
      * every write itself (sub-partitions rely on it: no write waits on the DRAM). */
@@ -656,8 +668,10 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     for (uint32_t i = 0; i < g->nsm; i++) {
         sm_finish(g->sm[i]);
         sum_stats(&g->core_sum, sm_stats(g->sm[i]), sm_stat_desc, sm_stat_ndesc);
-        for (int k = 0; k < OP_NCLASS; k++)
+        for (int k = 0; k < OP_NCLASS; k++) {
             g->core_sum.insts_by_class[k] += sm_stats(g->sm[i])->insts_by_class[k];
+            g->core_sum.lanes_by_class[k] += sm_stats(g->sm[i])->lanes_by_class[k];
+        }
         sum_stats(&g->l1_sum, cache_stats(sm_l1d(g->sm[i])), cache_stat_desc, cache_stat_ndesc);
     }
     for (uint32_t i = 0; i < g->nsp; i++) {
@@ -734,6 +748,27 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
 #undef NS
     s->requests = g->pool.allocated;
     s->requests_returned = g->pool.freed;
+    struct energy_events ev = {.warp_insts = c->warp_insts,
+                               .rf_accesses = c->rf_reads + c->rf_writes,
+                               .l1_accesses = s->l1_accesses,
+                               .smem_cycles = c->smem_accesses + c->smem_conflict_cycles,
+                               .l2_accesses = s->l2_accesses,
+                               .flits = rq->flits + rp->flits,
+                               .dram_nj = d->energy_nj,
+                               .seconds =
+                                   (double)s->cycles * (double)k->period_fs[CLK_CORE] * 1e-15};
+    for (int i = 0; i < OP_NCLASS; i++) ev.lanes[i] = c->lanes_by_class[i];
+    struct energy_result er;
+    energy_compute(&g->ec, &ev, &er);
+    s->energy_j = er.total_j;
+    s->energy_core_j = er.core_j;
+    s->energy_rf_j = er.rf_j;
+    s->energy_cache_j = er.cache_j;
+    s->energy_noc_j = er.noc_j;
+    s->energy_dram_j = er.dram_j;
+    s->energy_static_j = er.static_j;
+    s->power_w = er.power_w;
+    s->edp_js = er.edp_js;
     s->host_seconds = seconds;
     s->warp_insts_per_s = seconds > 0 ? (double)s->warp_insts / seconds : 0;
     s->cycles_per_s = seconds > 0 ? (double)s->cycles / seconds : 0;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/cfg.h"
+#include "gpu/energy.h"
 #include "base/err.h"
 #include "base/hist.h"
 #include "base/stats.h"
@@ -48,6 +49,9 @@ struct gpu_summary {
     /* average latency per stage, ns */
     double ns_noc_req, ns_l2_hit, ns_l2_miss, ns_mc_queue, ns_dram, ns_noc_rep, ns_offchip_req;
     uint64_t requests, requests_returned;
+    /* energy (gpu/energy.h), joules; power in watts, energy-delay product in joule-seconds */
+    double energy_j, energy_core_j, energy_rf_j, energy_cache_j, energy_noc_j, energy_dram_j,
+        energy_static_j, power_w, edp_js;
     double host_seconds, warp_insts_per_s, cycles_per_s;
     bool stopped_early; /* max_cycles / max_insts reached */
 };
