@@ -33,3 +33,4 @@ int cmd_dram(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_config_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
