@@ -273,7 +273,7 @@ static void on_started(void *ctx, int task) {
     struct sweep *sw = ctx;
     (void)task;
     sw->running++;
-    if (sw->tty) progress(sw, false); /* a log gets one line per finished job */
+    progress(sw, false);
 }
 
 static int *task_job; /* pool task index -> job index */
@@ -303,7 +303,7 @@ static void on_finished(void *ctx, int task, int status, double secs) {
                      sw->exit_code[j]);
     }
     write_status(sw);
-    progress(sw, false);
+    if (sw->tty) progress(sw, false); /* a log gets a line per started job, and a last one */
 }
 
 /* ---- the command ---- */
