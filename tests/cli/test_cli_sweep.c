@@ -40,7 +40,10 @@ static const char recipe[] = "; test sweep\n"
                              "mc.policy = fcfs, frfcfs\n"
                              "workload = vecadd, bfs, kmeans, streampri\n"
                              "[baseline]\n"
-                             "mc.policy = fcfs\n";
+                             "mc.policy = fcfs\n"
+                             "[figure ipc]\n"
+                             "kind = bars\n"
+                             "metric = ipc\n";
 
 static char dir[512];
 
@@ -119,8 +122,9 @@ static void test_kill_resume_identical(void **state) {
     assert_null(strstr(status_text, "\"pending\""));
     free(status_text);
 
-    /* the same runs typed by hand */
+    /* the same runs typed by hand; the report's IPC column holds their numbers */
     const char *one = tu_tmpfile("one.json", "");
+    char ipc_text[8][64];
     for (int p = 0; p < 2; p++)
         for (int w = 0; w < 4; w++) {
             snprintf(args, sizeof args, "run -c gtx480 -w %s %s --set mc.policy=%s -q -o %s",
@@ -131,9 +135,49 @@ static void test_kill_resume_identical(void **state) {
             assert_non_null(a);
             assert_non_null(b);
             if (strcmp(a, b) != 0) fail_msg("%s differs from warpsim %s", path, args);
+            const char *ipc = strstr(b, "\"ipc\": ");
+            assert_non_null(ipc);
+            snprintf(ipc_text[p * 4 + w], sizeof ipc_text[0], "%.10g", strtod(ipc + 7, NULL));
             free(a);
             free(b);
         }
+    snprintf(args, sizeof args, "report %s", dir);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    free(out);
+    snprintf(path, sizeof path, "%s/report/report.csv", dir);
+    char *csv = tu_slurp(path, NULL);
+    assert_non_null(csv);
+    if (strncmp(csv, "job,mc.policy,workload,group,ipc,ipc_norm\n", 42) != 0) fail_msg("%s", csv);
+    for (int p = 0; p < 2; p++)
+        for (int w = 0; w < 4; w++) {
+            char row[256];
+            snprintf(row, sizeof row, "\n%s_%s,%s,%s,", policies[p], workloads[w], policies[p],
+                     workloads[w]);
+            const char *at = strstr(csv, row);
+            if (!at) fail_msg("no row %s in\n%s", row + 1, csv);
+            at = strchr(at + strlen(row), ','); /* past the group */
+            assert_non_null(at);
+            if (strncmp(at + 1, ipc_text[p * 4 + w], strlen(ipc_text[p * 4 + w])) != 0 ||
+                at[1 + strlen(ipc_text[p * 4 + w])] != ',')
+                fail_msg("%s: report has %.20s, run has %s", row + 1, at + 1, ipc_text[p * 4 + w]);
+        }
+    free(csv);
+    /* gnuplot (scripts/bootstrap.sh installs it) turns the figure into a PNG and an SVG */
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        snprintf(path, sizeof path, "%s/report/ipc.png", dir);
+        char *png = tu_slurp(path, NULL);
+        assert_non_null(png);
+        assert_memory_equal(png, "\x89PNG", 4);
+        free(png);
+        snprintf(path, sizeof path, "%s/report/ipc.svg", dir);
+        assert_true(tu_file_exists(path));
+    }
+    snprintf(path, sizeof path, "%s/report/report.md", dir);
+    char *md = tu_slurp(path, NULL);
+    assert_non_null(md);
+    assert_non_null(strstr(md, "- **ipc**: geometric mean of IPC over the 4 values of workload: "
+                               "fcfs 1.000x"));
+    free(md);
 }
 
 /* A job whose result cannot be written fails; it is recorded and the other jobs finish. */
