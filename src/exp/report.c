@@ -276,10 +276,14 @@ static void ylabel(const struct rpt_table *t, const struct rcp_figure *fg, char 
     const struct rcp_metric *m = &t->r->metrics[fg->metric[0]];
     if (fg->ylabel[0])
         snprintf(buf, n, "%s", fg->ylabel);
-    else if (fg->normalise)
-        snprintf(buf, n, "%s normalised to %s", m->label,
-                 t->r->axes[t->r->base_axis].values[t->r->base_value]);
-    else if (m->unit[0])
+    else if (fg->normalise) {
+        const char *bv = t->r->axes[t->r->base_axis].values[t->r->base_value];
+        char *end;
+        strtod(bv, &end);
+        /* a bare number says nothing without its key */
+        snprintf(buf, n, "%s normalised to %s%s%s", m->label,
+                 *end ? "" : t->r->axes[t->r->base_axis].key, *end ? "" : " = ", bv);
+    } else if (m->unit[0])
         snprintf(buf, n, "%s (%s)", m->label, m->unit);
     else
         snprintf(buf, n, "%s", m->label);
@@ -293,9 +297,18 @@ static const char *value_name(const struct rpt_table *t, int axis, int i) {
 }
 
 /* Common header of a script: PNG first, the same plot replayed to SVG at the end. */
-static void gp_head(FILE *gp, const struct rcp_figure *fg, const char *yl, const char *xl) {
-    fprintf(gp, "set terminal pngcairo size 1100,520 font \"sans,11\"\nset output \"%s.png\"\n",
-            fg->name);
+/* Figures widen with their bar count so that labels never overlap. */
+static int fig_width;
+
+static void gp_head(FILE *gp, const struct rcp_figure *fg, const char *yl, const char *xl,
+                    int nbars) {
+    fig_width = 300 + 24 * nbars;
+    if (fig_width < 1100) fig_width = 1100;
+    if (fig_width > 4000) fig_width = 4000;
+    fprintf(
+        gp,
+        "set terminal pngcairo noenhanced size %d,560 font \"sans,11\"\nset output \"%s.png\"\n",
+        fig_width, fg->name);
     fputs("set title \"", gp);
     gp_escape(gp, fg->title[0] ? fg->title : fg->name);
     fputs("\"\nset ylabel \"", gp);
@@ -308,8 +321,10 @@ static void gp_head(FILE *gp, const struct rcp_figure *fg, const char *yl, const
 }
 
 static void gp_tail(FILE *gp, const struct rcp_figure *fg) {
-    fprintf(gp, "set terminal svg size 1100,520 font \"sans,11\"\nset output \"%s.svg\"\nreplot\n",
-            fg->name);
+    fprintf(
+        gp,
+        "set terminal svg noenhanced size %d,560 font \"sans,11\"\nset output \"%s.svg\"\nreplot\n",
+        fig_width, fg->name);
 }
 
 /* Headline sentences go to md. */
@@ -338,10 +353,8 @@ static void fig_bars(const struct rpt_table *t, const struct rcp_figure *fg, FIL
     }
     char yl[512];
     ylabel(t, fg, yl, sizeof yl);
-    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "");
-    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by -30 ("
-          "",
-          gp);
+    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "", ncat * (ns + 1));
+    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by -30 (", gp);
     for (int c = 0; c < ncat; c++) {
         char lab[96];
         if (c < nx)
@@ -418,7 +431,7 @@ static void fig_box(const struct rpt_table *t, const struct rcp_figure *fg, FILE
     struct rcp_figure f2 = *fg;
     f2.normalise = false;
     ylabel(t, &f2, yl, sizeof yl);
-    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "");
+    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "", nx * (ns + 1));
     fputs("set style fill solid 0.5 border -1\nset boxwidth 0.8\nset xtics rotate by -30 (", gp);
     for (int c = 0; c < nx; c++)
         fprintf(gp, "%s\"%s\" %g", c ? ", " : "", value_name(t, fg->x, c),
@@ -470,7 +483,7 @@ static void fig_line(const struct rpt_table *t, const struct rcp_figure *fg, FIL
     }
     char yl[512];
     ylabel(t, fg, yl, sizeof yl);
-    gp_head(gp, fg, yl, r->axes[fg->x].key);
+    gp_head(gp, fg, yl, r->axes[fg->x].key, 0);
     if (!numeric) {
         fputs("set xtics (", gp);
         for (int c = 0; c < nx; c++)
@@ -518,8 +531,9 @@ static void fig_stack(const struct rpt_table *t, const struct rcp_figure *fg, FI
         snprintf(yl, sizeof yl, "%s", fg->ylabel);
     else
         snprintf(yl, sizeof yl, "%s", r->metrics[fg->metric[0]].unit);
-    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "");
-    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by -30 (", gp);
+    gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "", nx * (ns + 1));
+    fputs("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by 90 right (",
+          gp);
     for (int c = 0; c < nx; c++)
         for (int s = 0; s < ns; s++)
             fprintf(gp, "%s\"%s%s%s\" %g", c || s ? ", " : "", value_name(t, fg->x, c),
