@@ -19,15 +19,23 @@
 #include "cli/cli.h"
 #include "exp/pool.h"
 #include "exp/recipe.h"
+#include "exp/slurm.h"
 #include "gpu/gpu.h"
 #include "workload/workload.h"
 
 static const char usage[] =
     "usage: warpsim sweep RECIPE.ini [-j N] [--out DIR] [--resume] [--dry-run]\n"
-    "  -j N       run N jobs at a time (default 1)\n"
+    "                    [--slurm [--partition P] [--time T] [--mem M] [--no-submit]]\n"
+    "       warpsim sweep --status DIR | --collect DIR\n"
+    "  -j N       run N jobs at a time (default 1; with --slurm: array throttle)\n"
     "  --out DIR  where results go (default results/<recipe name>)\n"
     "  --resume   keep the complete results already in DIR, run the rest\n"
-    "  --dry-run  check the recipe and list the jobs, run nothing\n";
+    "  --dry-run  check the recipe and list the jobs, run nothing\n"
+    "  --slurm    write DIR/slurm.sbatch (one array task per job) and submit it with sbatch;\n"
+    "             partition, time and memory from the options or the recipe's [slurm]\n"
+    "  --status   how many jobs of DIR are done, failed, still queued or running\n"
+    "  --collect  the same, then status.json and the failed jobs' errors; exit 0 when all\n"
+    "             are done, 1 when some failed, 75 while some are still queued or running\n";
 
 struct sweep {
     struct recipe r;
@@ -373,12 +381,167 @@ static const char *self_exe(const char *argv0) {
     return argv0;
 }
 
+/* --status / --collect: the state of each job from the files alone (results, logs/NAME.exit
+ * that Slurm tasks leave), wherever the jobs ran. */
+static int follow(const char *dir, bool collect) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/jobs.json", dir);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    json_t *jobs = json_object_get(root, "jobs");
+    if (!json_is_array(jobs)) {
+        fprintf(stderr, "warpsim: %s: not a sweep folder (%s)\n", dir, root ? "no jobs" : je.text);
+        json_decref(root);
+        return WS_EXIT_INPUT;
+    }
+    int n = (int)json_array_size(jobs), done = 0, failed = 0;
+    json_t *st = json_object(), *arr = json_array();
+    for (int j = 0; j < n; j++) {
+        const char *name =
+            json_string_value(json_object_get(json_array_get(jobs, (size_t)j), "name"));
+        if (!name) continue;
+        char res[PATH_MAX], ex[PATH_MAX], err[PATH_MAX];
+        snprintf(res, sizeof res, "%s/results/%s.json", dir, name);
+        snprintf(ex, sizeof ex, "%s/logs/%s.exit", dir, name);
+        snprintf(err, sizeof err, "%s/logs/%s.err", dir, name);
+        json_t *o = json_object();
+        json_object_set_new(o, "name", json_string(name));
+        char line[512];
+        if (result_complete(res)) {
+            done++;
+            json_object_set_new(o, "state", json_string("done"));
+        } else if (access(ex, F_OK) == 0) {
+            failed++;
+            last_line(ex, line, sizeof line);
+            json_object_set_new(o, "state", json_string("failed"));
+            json_object_set_new(o, "exit_status", json_integer(atoi(line)));
+            last_line(err, line, sizeof line);
+            json_object_set_new(o, "error", json_string(line));
+            snprintf(path, sizeof path, "logs/%s.err", name);
+            json_object_set_new(o, "stderr", json_string(path));
+            if (collect)
+                fprintf(stderr, "warpsim: job %s failed: %s (%s/logs/%s.err)\n", name, line, dir,
+                        name);
+        } else {
+            json_object_set_new(o, "state", json_string("pending"));
+        }
+        json_array_append_new(arr, o);
+    }
+    json_object_set_new(st, "jobs", arr);
+    int code = WS_EXIT_OK;
+    if (collect) {
+        struct ws_err e = {{0}};
+        snprintf(path, sizeof path, "%s/status.json", dir);
+        if (ws_write_json_atomic(path, st, &e) != 0) {
+            fprintf(stderr, "warpsim: %s\n", e.msg);
+            code = WS_EXIT_INPUT;
+        }
+    }
+    char jid[64] = "";
+    snprintf(path, sizeof path, "%s/slurm.jobid", dir);
+    last_line(path, jid, sizeof jid);
+    printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n, failed,
+           n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");
+    if (collect && code == WS_EXIT_OK) code = failed ? WS_EXIT_INPUT : done < n ? 75 : WS_EXIT_OK;
+    json_decref(st);
+    json_decref(root);
+    return code;
+}
+
+/* Writes DIR/slurm.sbatch for the jobs left to run and submits it unless no_submit. */
+static int submit_slurm(struct sweep *sw, char ***job_argv, const struct slurm_opts *o,
+                        const char *exe, bool no_submit, struct ws_err *e) {
+    struct slurm_task *tasks = calloc((size_t)sw->njobs, sizeof *tasks);
+    int *ids = calloc((size_t)sw->njobs, sizeof *ids), n = 0;
+    char cwd[PATH_MAX], path[PATH_MAX], *text = NULL;
+    size_t len = 0;
+    int rc = 0;
+    if (!tasks || !ids || !getcwd(cwd, sizeof cwd)) {
+        rc = ws_fail(e, "out of memory or no working directory");
+        goto out;
+    }
+    for (int j = 0; j < sw->njobs; j++) {
+        tasks[j] = (struct slurm_task){sw->jobs[j].name, job_argv[j]};
+        if (sw->state[j] == ST_SKIPPED) continue;
+        ids[n++] = j;
+        snprintf(path, sizeof path, "%s/logs/%s.exit", sw->dir, sw->jobs[j].name);
+        remove(path); /* an earlier attempt's */
+    }
+    if (n == 0) {
+        printf("sweep: all %d jobs are complete in %s; nothing to submit\n", sw->njobs, sw->dir);
+        goto out;
+    }
+    FILE *f = open_memstream(&text, &len);
+    if (!f) {
+        rc = ws_fail(e, "out of memory");
+        goto out;
+    }
+    const char *base = strrchr(sw->r.path, '/');
+    char jobname[128];
+    snprintf(jobname, sizeof jobname, "warpsim-%s", base ? base + 1 : sw->r.path);
+    char *dot = strrchr(jobname, '.');
+    if (dot && !strcmp(dot, ".ini")) *dot = '\0';
+    slurm_script(f, o, jobname, exe, cwd, sw->dir, tasks, ids, n);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/slurm.sbatch", sw->dir);
+    if ((rc = ws_write_text_atomic(path, text, len, e)) != 0) goto out;
+    if (no_submit) {
+        printf("sweep: %d array tasks in %s (not submitted)\n", n, path);
+        goto out;
+    }
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "sbatch --parsable '%s'", path);
+    FILE *p = popen(cmd, "r");
+    char id[128] = "";
+    if (!p || !fgets(id, sizeof id, p)) {
+        if (p) pclose(p);
+        rc = ws_fail(e, "sbatch failed (is Slurm installed?); the script is %s", path);
+        goto out;
+    }
+    if (pclose(p) != 0) {
+        rc = ws_fail(e, "sbatch refused %s", path);
+        goto out;
+    }
+    id[strcspn(id, ";\n")] = '\0';
+    snprintf(path, sizeof path, "%s/slurm.jobid", sw->dir);
+    char line[160];
+    int l = snprintf(line, sizeof line, "%s\n", id);
+    if ((rc = ws_write_text_atomic(path, line, (size_t)l, e)) != 0) goto out;
+    printf("sweep: submitted Slurm array job %s (%d tasks); follow it with warpsim sweep --status "
+           "%s\n",
+           id, n, sw->dir);
+out:
+    free(text);
+    free(tasks);
+    free(ids);
+    return rc;
+}
+
 int cmd_sweep(int argc, char **argv) {
     const char *recipe_path = NULL, *out = NULL;
     int workers = 1;
-    bool resume = false, dry = false;
+    bool resume = false, dry = false, slurm = false, no_submit = false;
+    struct slurm_opts so;
+    memset(&so, 0, sizeof so);
+    const char *part = NULL, *tlim = NULL, *mem = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
+        if ((!strcmp(a, "--status") || !strcmp(a, "--collect")) && i + 1 < argc)
+            return follow(argv[i + 1], !strcmp(a, "--collect"));
+        if (!strcmp(a, "--slurm")) {
+            slurm = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-submit")) {
+            no_submit = true;
+            continue;
+        }
+        if ((!strcmp(a, "--partition") || !strcmp(a, "--time") || !strcmp(a, "--mem")) &&
+            i + 1 < argc) {
+            const char **dst = a[2] == 'p' ? &part : a[2] == 't' ? &tlim : &mem;
+            *dst = argv[++i];
+            continue;
+        }
         if (!strcmp(a, "-j") && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -486,6 +649,16 @@ int cmd_sweep(int argc, char **argv) {
         if (rc != 0) goto out;
     }
     if (write_manifest(sw, &e) != 0) goto out;
+    if (slurm) {
+        so = sw->r.slurm;
+        if (part) snprintf(so.partition, sizeof so.partition, "%s", part);
+        if (tlim) snprintf(so.time, sizeof so.time, "%s", tlim);
+        if (mem) snprintf(so.mem, sizeof so.mem, "%s", mem);
+        if (workers > 1) so.throttle = workers;
+        if (submit_slurm(sw, job_argv, &so, self_exe(argv[0]), no_submit, &e) != 0) goto out;
+        code = WS_EXIT_OK;
+        goto out;
+    }
     int ntasks = 0;
     for (int j = 0; j < sw->njobs; j++) {
         if (sw->state[j] == ST_SKIPPED) continue;

@@ -188,6 +188,25 @@ static int on_groups(struct parse_ctx *x, const char *name, const char *value) {
     return 0;
 }
 
+static int on_slurm(struct parse_ctx *x, const char *name, const char *value) {
+    struct slurm_opts *o = &x->r->slurm;
+    if (!strcasecmp(name, "partition"))
+        return put(x, o->partition, sizeof o->partition, name, value);
+    if (!strcasecmp(name, "time")) return put(x, o->time, sizeof o->time, name, value);
+    if (!strcasecmp(name, "mem")) return put(x, o->mem, sizeof o->mem, name, value);
+    if (!strcasecmp(name, "throttle")) {
+        char *end;
+        long v = strtol(value, &end, 10);
+        if (*end || v < 0 || v > 100000)
+            return ws_fail(x->e, "%s:%ld: [slurm]: throttle = '%s' is not a count", x->r->path,
+                           x->line, value);
+        o->throttle = (int)v;
+        return 0;
+    }
+    return ws_fail(x->e, "%s:%ld: [slurm]: unknown key '%s' (partition, time, mem, throttle)",
+                   x->r->path, x->line, name);
+}
+
 static int check_name(struct parse_ctx *x, const char *what, const char *n) {
     if (!n[0]) return ws_fail(x->e, "%s:%ld: [%s] needs a name", x->r->path, x->line, what);
     if (strlen(n) >= RCP_NAME)
@@ -287,6 +306,8 @@ static int handler(void *user, const char *section, const char *name, const char
         rc = on_baseline(x, name, value);
     else if (!strcasecmp(s, "groups"))
         rc = on_groups(x, name, value);
+    else if (!strcasecmp(s, "slurm"))
+        rc = on_slurm(x, name, value);
     else if (!strncasecmp(s, "metric ", 7))
         rc = on_metric(x, trim(s + 7), name, value);
     else if (!strncasecmp(s, "figure ", 7))
@@ -294,7 +315,7 @@ static int handler(void *user, const char *section, const char *name, const char
     else
         rc = ws_fail(x->e,
                      "%s:%ld: unknown section [%s] (sweep, set, axes, baseline, groups, "
-                     "metric NAME, figure NAME)",
+                     "metric NAME, figure NAME, slurm)",
                      x->r->path, x->line, s);
     if (rc != 0) x->failed = true;
     return rc == 0;

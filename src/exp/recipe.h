@@ -14,13 +14,15 @@
  *                                   or the class measured in the baseline job)
  *   [metric NAME]  path (dots into the result JSON), label, unit
  *   [figure NAME]  kind = bars|box|line|stack, metric (stack: a comma list), x, series,
- *                  normalise = yes|no, title, ylabel */
+ *                  normalise = yes|no, title, ylabel
+ *   [slurm]   partition, time, mem, throttle   defaults for `warpsim sweep --slurm` */
 #pragma once
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/err.h"
+#include "exp/slurm.h"
 
 enum {
     RCP_KEY = 128,
@@ -88,6 +90,7 @@ struct recipe {
     int nfigs;
     struct rcp_figure figs[RCP_MAX_FIGS];
     int wl_axis; /* index of the `workload` axis, -1 when the workload is fixed */
+    struct slurm_opts slurm;
 };
 
 /* One point of the matrix. The id is its position (last axis fastest); the name joins its axis

@@ -258,11 +258,80 @@ static void test_bad_recipe_before_jobs(void **state) {
                    "5: axis 'mc.policy' is empty");
 }
 
+/* --slurm --no-submit writes the array script; running its tasks as Slurm would (one process per
+ * SLURM_ARRAY_TASK_ID) gives results that --collect accepts and that equal a local sweep's. */
+static void test_slurm_script_and_collect(void **state) {
+    (void)state;
+    const char *rp = tu_tmpfile("slurm.ini", "[sweep]\nconfig = gtx480\n"
+                                             "[set]\nworkload.vecadd.n = 8192\n"
+                                             "[axes]\nmc.policy = fcfs, frfcfs\n"
+                                             "workload = vecadd\n"
+                                             "[slurm]\npartition = debug\ntime = 00:05:00\n");
+    char d[600], loc[600], cmd[4096], args[2048], *out = NULL;
+    snprintf(d, sizeof d, "%s.slurm", rp);
+    snprintf(loc, sizeof loc, "%s.local", rp);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", d, loc);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "sweep %s --slurm --no-submit --mem 1G --out %s", rp, d);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    assert_non_null(strstr(out, "sweep: 2 array tasks in"));
+    free(out);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/slurm.sbatch", d);
+    char *sb = tu_slurp(path, NULL);
+    assert_non_null(sb);
+    assert_non_null(strstr(sb, "#SBATCH --array=0-1\n#SBATCH --partition=debug\n"
+                               "#SBATCH --time=00:05:00\n#SBATCH --mem=1G\n"));
+    assert_non_null(strstr(sb, "0) name='fcfs_vecadd'; set -- 'run' '-c' 'gtx480' '-w' 'vecadd'"));
+    free(sb);
+    snprintf(args, sizeof args, "sweep --collect %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 75); /* nothing ran yet */
+    assert_non_null(strstr(out, "0/2 done, 0 failed, 2 queued or running"));
+    free(out);
+    for (int id = 0; id < 2; id++) {
+        snprintf(cmd, sizeof cmd, "SLURM_ARRAY_TASK_ID=%d bash %s/slurm.sbatch", id, d);
+        assert_int_equal(system(cmd), 0);
+    }
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    assert_non_null(strstr(out, "2/2 done, 0 failed, 0 queued or running"));
+    free(out);
+    snprintf(args, sizeof args, "sweep %s --out %s", rp, loc);
+    assert_int_equal(tu_run_cli(args, NULL), 0);
+    for (int p = 0; p < 2; p++) {
+        char a[1024], b[1024];
+        snprintf(a, sizeof a, "%s/results/%s_vecadd.json", d, policies[p]);
+        snprintf(b, sizeof b, "%s/results/%s_vecadd.json", loc, policies[p]);
+        char *ta = tu_slurp(a, NULL), *tb = tu_slurp(b, NULL);
+        assert_non_null(ta);
+        assert_non_null(tb);
+        assert_string_equal(ta, tb);
+        free(ta);
+        free(tb);
+    }
+    /* a task that failed: its exit file and error line */
+    snprintf(cmd, sizeof cmd,
+             "rm %s/results/frfcfs_vecadd.json && echo 1 > %s/logs/frfcfs_vecadd.exit && "
+             "echo 'warpsim: broken' > %s/logs/frfcfs_vecadd.err",
+             d, d, d);
+    assert_int_equal(system(cmd), 0);
+    snprintf(args, sizeof args, "sweep --collect %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "job frfcfs_vecadd failed: warpsim: broken"));
+    assert_non_null(strstr(out, "1/2 done, 1 failed, 0 queued or running"));
+    free(out);
+    snprintf(path, sizeof path, "%s/status.json", d);
+    char *st = tu_slurp(path, NULL);
+    assert_non_null(st);
+    assert_non_null(strstr(st, "\"state\": \"failed\",\n   \"exit_status\": 1,"));
+    free(st);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_recipe_before_jobs),
         cmocka_unit_test(test_failed_job_recorded),
         cmocka_unit_test(test_kill_resume_identical),
+        cmocka_unit_test(test_slurm_script_and_collect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
