@@ -85,7 +85,8 @@ static int job_cfg(const struct recipe *r, const struct rcp_runspec *s, bool for
 static int check_jobs(struct sweep *sw, struct ws_err *e) {
     struct recipe *r = &sw->r;
     uint64_t used = 0;
-    char first_err[RCP_MAX_SETS][1024];
+    static char first_err[RCP_MAX_SETS][1024];
+    memset(first_err, 0, sizeof first_err);
     char(*seen)[3 * RCP_VAL] = calloc((size_t)sw->njobs, sizeof *seen);
     int nseen = 0;
     if (!seen) return ws_fail(e, "out of memory");
@@ -264,10 +265,11 @@ static void progress(struct sweep *sw, bool final) {
     int left = sw->total_to_run - finished;
     char eta[48] = "?";
     /* mean job time spread over the workers, for the jobs not finished yet */
-    if (finished > 0)
+    if (left <= 0)
+        snprintf(eta, sizeof eta, "0 s");
+    else if (finished > 0)
         snprintf(eta, sizeof eta, "%.0f s",
                  sw->busy_seconds / finished * left / (sw->workers < left ? sw->workers : left));
-    if (left == 0) snprintf(eta, sizeof eta, "0 s");
     char kept[48] = "";
     if (sw->skipped) snprintf(kept, sizeof kept, " (%d kept from before)", sw->skipped);
     fprintf(stderr, "%ssweep: %d/%d done%s, %d running, %d failed, %.0f s elapsed, ETA %s%s",

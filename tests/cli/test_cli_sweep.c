@@ -178,6 +178,8 @@ static void test_kill_resume_identical(void **state) {
     assert_non_null(strstr(md, "- **ipc**: geometric mean of IPC over the 4 values of workload: "
                                "fcfs 1.000x"));
     free(md);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 /* A job whose result cannot be written fails; it is recorded and the other jobs finish. */
@@ -218,6 +220,8 @@ static void test_failed_job_recorded(void **state) {
     assert_int_equal(tu_run_cli(args, &out), 0);
     assert_non_null(strstr(out, "sweep: 2 jobs, 1 run, 1 kept from before, 0 failed"));
     free(out);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", d);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void expect_refused(const char *text, const char *msg) {
@@ -324,6 +328,8 @@ static void test_slurm_script_and_collect(void **state) {
     assert_non_null(st);
     assert_non_null(strstr(st, "\"state\": \"failed\",\n   \"exit_status\": 1,"));
     free(st);
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", d, loc);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void) {

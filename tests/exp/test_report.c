@@ -116,6 +116,8 @@ static void test_tables(void **state) {
     rpt_free(&t2);
     rpt_free(&t);
     free(jobs);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void) {
