@@ -327,6 +327,15 @@ static void gp_tail(FILE *gp, const struct rcp_figure *fg) {
         fig_width, fg->name);
 }
 
+/* A headline number: three decimals, "x" for ratios, "n/a" when no job had a result. */
+static const char *fmt3(char *buf, size_t n, double y, bool ratio) {
+    if (!isfinite(y))
+        snprintf(buf, n, "n/a");
+    else
+        snprintf(buf, n, "%.3f%s", y, ratio ? "x" : "");
+    return buf;
+}
+
 /* Headline sentences go to md. */
 static void fig_bars(const struct rpt_table *t, const struct rcp_figure *fg, FILE *dat, FILE *gp,
                      FILE *md, double *v) {
@@ -387,14 +396,14 @@ static void fig_bars(const struct rpt_table *t, const struct rcp_figure *fg, FIL
             fg->normalise ? "geometric mean" : "arithmetic mean", r->metrics[m].label, nx,
             fg->x >= 0 ? r->axes[fg->x].key : "jobs");
     for (int s = 0; s < ns; s++) {
-        double y = agg(t, fg, m, -1, s, NULL, v);
-        fprintf(md, "%s %s %.3f%s", s ? "," : "", value_name(t, fg->series, s), y,
-                fg->normalise ? "x" : "");
+        char num[32];
+        fprintf(md, "%s %s %s", s ? "," : "", value_name(t, fg->series, s),
+                fmt3(num, sizeof num, agg(t, fg, m, -1, s, NULL, v), fg->normalise));
         if (fg->normalise && wl_x && t->ngroups > 1) {
             fputs(" (", md);
             for (int g = 0; g < t->ngroups; g++)
-                fprintf(md, "%s%s %.3fx", g ? ", " : "", t->groups[g],
-                        agg(t, fg, m, -1, s, t->groups[g], v));
+                fprintf(md, "%s%s %s", g ? ", " : "", t->groups[g],
+                        fmt3(num, sizeof num, agg(t, fg, m, -1, s, t->groups[g], v), true));
             fputs(")", md);
         }
     }

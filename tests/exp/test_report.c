@@ -15,6 +15,16 @@
 #include "exp/recipe.h"
 #include "exp/report.h"
 
+static char *tu_slurp_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strdup(buf);
+}
+
 static void test_means(void **state) {
     (void)state;
     double a[] = {1, 2, 4};
@@ -101,6 +111,39 @@ static void test_tables(void **state) {
                         "frfcfs,HOA,0,,,,,,,,\n"
                         "frfcfs,all,2,95,77.45966692,12.5,10,2.75,2.449489743,0.75,0.7071067812\n");
     free(text);
+    /* figure data and headlines (gnuplot not run: NULL) */
+    static struct recipe rf;
+    char withfigs[sizeof recipe + 256];
+    snprintf(withfigs, sizeof withfigs,
+             "%s[figure b]\nkind = bars\nmetric = ipc\n[figure x]\nkind = box\nmetric = lt\n",
+             recipe);
+    assert_int_equal(recipe_load(&rf, "r.ini", withfigs, &e), 0);
+    struct rpt_table tf;
+    assert_int_equal(rpt_load(&tf, &rf, jobs, n, dir, &e), 0);
+    assert_int_equal(rpt_figures(&tf, dir, NULL, &e), 0);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/b.dat", dir);
+    text = tu_slurp_file(path);
+    /* categories vecadd, bfs, kmeans, GM-LOA, GM-MOA, GM-HOA, GM at 3c + series; frfcfs has no
+     * kmeans (failed) and so no HOA mean; its GM is sqrt(1.5 * 4) */
+    assert_string_equal(text, "# series fcfs\n0 1\n3 1\n6 1\n9 1\n12 1\n15 1\n18 1\n\n\n"
+                              "# series frfcfs\n1 1.5\n4 4\n10 1.5\n13 4\n19 2.449489743\n\n\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/x.dat", dir);
+    text = tu_slurp_file(path);
+    assert_string_equal(text, "# series fcfs: x p25 min p99 p75 p50\n0 2 1 6 4 3\n3 2 1 6 4 3\n"
+                              "6 2 1 6 4 3\n\n\n# series frfcfs: x p25 min p99 p75 p50\n"
+                              "1 2 1 6 4 3\n4 2 1 6 4 3\n\n\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    text = tu_slurp_file(path);
+    assert_non_null(strstr(text, "- **b**: geometric mean of ipc over the 3 values of workload: "
+                                 "fcfs 1.000x (LOA 1.000x, MOA 1.000x, HOA 1.000x), frfcfs "
+                                 "2.449x (LOA 1.500x, MOA 4.000x, HOA n/a); the baseline fcfs "
+                                 "is 1.0.\n"));
+    assert_non_null(strstr(text, "not rendered (gnuplot not found)"));
+    free(text);
+    rpt_free(&tf);
     /* a metric path absent from a result names the recipe line */
     static struct recipe r2;
     char bad[sizeof recipe + 64];
