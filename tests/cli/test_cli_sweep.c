@@ -220,6 +220,16 @@ static void test_failed_job_recorded(void **state) {
     assert_int_equal(tu_run_cli(args, &out), 0);
     assert_non_null(strstr(out, "sweep: 2 jobs, 1 run, 1 kept from before, 0 failed"));
     free(out);
+    /* a changed setting changes every job's command: --resume keeps no stale result */
+    FILE *f = fopen(rp, "w");
+    assert_non_null(f);
+    fputs("[sweep]\nconfig = gtx480\n[set]\nworkload.vecadd.n = 4096\n"
+          "[axes]\nmc.policy = fcfs, frfcfs\nworkload = vecadd\n",
+          f);
+    fclose(f);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    assert_non_null(strstr(out, "sweep: 2 jobs, 2 run, 0 kept from before, 0 failed"));
+    free(out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", d);
     assert_int_equal(system(cmd), 0);
 }
