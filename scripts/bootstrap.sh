@@ -2,6 +2,7 @@
 # Installs the Debian packages warpsim needs to build and test on a fresh machine.
 set -e
 PKGS="build-essential cmake pkg-config clang libinih-dev libjansson-dev libcmocka-dev zlib1g-dev liblzma-dev libzstd-dev"
+PKGS="$PKGS gnuplot-nox" # figures of warpsim report
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -316,24 +316,29 @@ static size_t edit_distance(const char *a, const char *b) {
     return d[la][lb];
 }
 
+static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {
+    const char *best = NULL;
+    size_t bestd = 4;
+    for (size_t b = 0; b < c->nbind; b++)
+        for (size_t k = 0; k < c->bind[b].n; k++) {
+            size_t d = edit_distance(s->key, c->bind[b].keys[k].name);
+            if (d < bestd) bestd = d, best = c->bind[b].keys[k].name;
+        }
+    char where[600];
+    cfg_origin(c, s->key, where, sizeof where);
+    if (best) return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
+    return ws_fail(e, "%s: unknown key '%s'", where, s->key);
+}
+
 int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e) {
-    for (size_t i = 0; i < c->nset; i++) {
-        const struct setting *s = &c->set[i];
-        if (s->claimed) continue;
-        const char *best = NULL;
-        size_t bestd = 4;
-        for (size_t b = 0; b < c->nbind; b++)
-            for (size_t k = 0; k < c->bind[b].n; k++) {
-                size_t d = edit_distance(s->key, c->bind[b].keys[k].name);
-                if (d < bestd) bestd = d, best = c->bind[b].keys[k].name;
-            }
-        char where[600];
-        cfg_origin(c, s->key, where, sizeof where);
-        if (best)
-            return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
-        return ws_fail(e, "%s: unknown key '%s'", where, s->key);
-    }
+    for (size_t i = 0; i < c->nset; i++)
+        if (!c->set[i].claimed) return unclaimed_error(c, &c->set[i], e);
     return 0;
+}
+
+int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e) {
+    const struct setting *s = find(c, key);
+    return s && !s->claimed ? unclaimed_error(c, s, e) : 0;
 }
 
 void cfg_format_value(const struct cfg_key *k, const void *obj, char *buf, size_t n) {

@@ -60,6 +60,8 @@ int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_
              struct ws_err *e);
 /* After binding everything: an unclaimed setting is an error ("unknown key", with a suggestion). */
 int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
+/* The same check for one key (sweeps: a setting may apply to some jobs only). */
+int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 
 /* Where a key was set ("file:line"), or "default" — for cross-key error messages. */
 const char *cfg_origin(const struct cfg *c, const char *key, char *buf, size_t n);

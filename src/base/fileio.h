@@ -2,7 +2,10 @@
 #pragma once
 
 #include <jansson.h>
+#include <stddef.h>
 
 #include "base/err.h"
 
 int ws_write_json_atomic(const char *path, const json_t *j, struct ws_err *e);
+/* The same for text (tables, scripts, reports). */
+int ws_write_text_atomic(const char *path, const char *text, size_t len, struct ws_err *e);

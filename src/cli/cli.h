@@ -34,3 +34,5 @@ int cmd_config(int argc, char **argv);
 int cmd_config_import(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_characterize(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_report(int argc, char **argv);

@@ -19,7 +19,9 @@ static const char usage[] =
     "  warpsim trace-export -w WORKLOAD [-c CONFIG] -o DIR  a workload as an Accel-Sim trace\n"
     "  warpsim characterize [-c CONFIG] (-w WORKLOAD | --all) [--size ...] [--markdown F]\n"
     "                                                      memory behaviour and LOA/MOA/HOA "
-    "class\n";
+    "class\n"
+    "  warpsim sweep  RECIPE.ini [-j N] [--out DIR] [--resume]   a policy x workload matrix\n"
+    "  warpsim report DIR                                  CSV tables, figures, report.md\n";
 
 int main(int argc, char **argv) {
     if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -33,6 +35,8 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "trace-info") == 0) return cmd_trace_info(argc, argv);
     if (strcmp(argv[1], "trace-export") == 0) return cmd_trace_export(argc, argv);
     if (strcmp(argv[1], "characterize") == 0) return cmd_characterize(argc, argv);
+    if (strcmp(argv[1], "sweep") == 0) return cmd_sweep(argc, argv);
+    if (strcmp(argv[1], "report") == 0) return cmd_report(argc, argv);
     fprintf(stderr, "warpsim: unknown command '%s'\n%s", argv[1], usage);
     return WS_EXIT_USAGE;
 }
