@@ -16,6 +16,10 @@ static uint64_t bucket_low(unsigned b) {
     return ((uint64_t)(HIST_SUB + sub)) << (msb - 4);
 }
 
+uint64_t ws_hist_bucket_low(unsigned b) {
+    return bucket_low(b);
+}
+
 void ws_hist_add(struct ws_hist *h, uint64_t v) {
     if (h->count == 0 || v < h->min) h->min = v;
     if (v > h->max) h->max = v;

@@ -13,6 +13,8 @@ struct ws_hist {
 };
 
 void ws_hist_add(struct ws_hist *h, uint64_t v);
+/* Smallest value that falls in bucket b (the next bucket's low bound ends it). */
+uint64_t ws_hist_bucket_low(unsigned b);
 void ws_hist_merge(struct ws_hist *into, const struct ws_hist *from);
 double ws_hist_mean(const struct ws_hist *h);
 /* Value at percentile p in [0, 100] (lower bound of the bucket holding that rank; exact for

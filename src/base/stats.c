@@ -52,6 +52,17 @@ static json_t *hist_json(const struct ws_hist *h) {
     for (int i = 0; i < 5; i++)
         json_object_set_new(o, pname[i], json_integer((json_int_t)ws_hist_percentile(h, pct[i])));
     json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+    /* the distribution itself, so box plots and other quantiles never need a re-run: the
+     * non-empty buckets as [lowest value, count] (exact below 64, then 16 per power of two) */
+    json_t *b = json_array();
+    for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+        if (!h->bucket[i]) continue;
+        json_t *pair = json_array();
+        json_array_append_new(pair, json_integer((json_int_t)ws_hist_bucket_low(i)));
+        json_array_append_new(pair, json_integer((json_int_t)h->bucket[i]));
+        json_array_append_new(b, pair);
+    }
+    json_object_set_new(o, "buckets", b);
     return o;
 }
 

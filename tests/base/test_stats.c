@@ -30,6 +30,33 @@ static void test_hist_percentiles(void **state) {
     assert_true(p <= 1000000 && p >= 1000000 - 1000000 / 16);
 }
 
+/* Results carry the distribution: the non-empty buckets as [lowest value, count]. */
+struct hs {
+    struct ws_hist h;
+};
+static void test_hist_buckets_json(void **state) {
+    (void)state;
+    static struct hs x;
+    memset(&x, 0, sizeof x);
+    ws_hist_add(&x.h, 1);
+    ws_hist_add(&x.h, 1);
+    ws_hist_add(&x.h, 5);
+    ws_hist_add(&x.h, 100); /* 64..127 has buckets 4 wide: 100 starts its own */
+    ws_hist_add(&x.h, 103);
+    static const struct stat_desc d[] = {
+        {"lat", STAT_HIST, offsetof(struct hs, h), "cycles", "a latency"}};
+    struct stats_reg r;
+    stats_reg_init(&r);
+    struct ws_err e = {{0}};
+    assert_int_equal(stats_register(&r, "g", d, 1, &x, &e), 0);
+    json_t *j = stats_to_json(&r);
+    char *txt = json_dumps(json_object_get(json_object_get(j, "g"), "lat"), JSON_COMPACT);
+    assert_non_null(strstr(txt, "\"buckets\":[[1,2],[5,1],[100,2]]"));
+    free(txt);
+    json_decref(j);
+    stats_reg_free(&r);
+}
+
 struct st {
     uint64_t a, b;
 };
@@ -80,6 +107,7 @@ static void test_rng_deterministic(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hist_percentiles),
+        cmocka_unit_test(test_hist_buckets_json),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_rng_deterministic),
     };
