@@ -99,6 +99,45 @@ static void drain(struct workload *w, struct wl_warp *wp) {
     while (in.cls != OP_EXIT);
 }
 
+/* conv2d 64 x 64: 128 warps; 124 interior rows run 40 instructions (9 loads, a store), lanes
+ * j = 0 and 63 waiting at the end; the row i = 0 warps leave at the third check (13), i = 63 at the
+ * first (9). conv3d 32^3: 30 launches (i = 1..30) of 32 warps (one j each): 61 instructions (11
+ * loads, a store) for j = 1..30, 17 for j = 0 (fifth check), 11 for j = 31 (second). */
+static void test_conv_counts(void **state) {
+    (void)state;
+    counts("[workload]\nname = conv2d\n", 1, 128, 124 * 40 + 2 * 13 + 2 * 9, 124 * 10);
+    counts("[workload]\nname = conv3d\n", 30, 30 * 32, 30 * (30 * 61 + 17 + 11), 30 * 30 * 12);
+}
+
+/* covar / corr, M = N = 64, 1-based: the column kernels have 2 full warps (j = 1..64) and 6 idle
+ * (7 instructions). mean 17 + 7 N (2 N + 2 memory), std 21 + 9 N (3 N + 2), reduce 128 warps of
+ * 20 (3) or, in corr, 26 (5). The j2 loop: 14 before it (covar; corr 18 with symmat[j1][j1] = 1),
+ * 12 + 9 N per j2 (3 N + 2 memory), as many j2 as the warp's smallest j1 needs: covar 64 and 32,
+ * corr 63 and 31 (j1 < M: lane j1 = 64 of warp 1 waits at the end). */
+static void test_stat_counts(void **state) {
+    (void)state;
+    uint64_t mean = 2 * (17 + 7 * 64) + 6 * 7, jloop = 12 + 9 * 64;
+    counts("[workload]\nname = covar\n", 3, 8 + 128 + 8,
+           mean + 128 * 20 + (15 + 64 * jloop) + (15 + 32 * jloop) + 6 * 7,
+           2 * (2 + 2 * 64) + 128 * 3 + 96 * (2 + 3 * 64));
+    counts("[workload]\nname = corr\n", 4, 8 + 8 + 128 + 8,
+           mean + 2 * (21 + 9 * 64) + 6 * 7 + 128 * 26 + (19 + 63 * jloop) + (19 + 31 * jloop) +
+               6 * 8,
+           2 * (2 + 2 * 64) + 2 * (2 + 3 * 64) + 128 * 5 + 2 + 94 * (2 + 3 * 64));
+}
+
+/* gramschm n = 64, per k: kernel1 396 for warp 0 (lane 0 alone: 12 + 6 M; M + 1 memory), 4 for
+ * each other warp; kernel2 16 (3 memory) for 2 warps, 6 for 6 idle; kernel3 19 + 20 M (1 + 7 M
+ * memory) for a warp with some j > k (warp 0 for k < 31, warp 1 for k < 63), else 6, and 8 for
+ * the 6 warps past N. */
+static void test_gramschm_counts(void **state) {
+    (void)state;
+    uint64_t k3 = 19 + 20 * 64;
+    counts("[workload]\nname = gramschm\n", 192, 192 * 8,
+           64 * (396 + 7 * 4) + 64 * (2 * 16 + 6 * 6) + 31 * k3 + 33 * 6 + 63 * k3 + 6 + 64 * 6 * 8,
+           64 * 65 + 64 * 6 + 94 * (1 + 7 * 64));
+}
+
 /* Launch shapes and a warp's addresses. */
 enum { BASE = 0xC0000000 };
 static void test_atax_addresses(void **state) {
@@ -225,11 +264,10 @@ static void test_bad_size(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mv_counts),
-        cmocka_unit_test(test_mm_counts),
-        cmocka_unit_test(test_fdtd_counts),
-        cmocka_unit_test(test_atax_addresses),
-        cmocka_unit_test(test_divergent_concentration),
+        cmocka_unit_test(test_mv_counts),      cmocka_unit_test(test_mm_counts),
+        cmocka_unit_test(test_fdtd_counts),    cmocka_unit_test(test_conv_counts),
+        cmocka_unit_test(test_stat_counts),    cmocka_unit_test(test_gramschm_counts),
+        cmocka_unit_test(test_atax_addresses), cmocka_unit_test(test_divergent_concentration),
         cmocka_unit_test(test_bad_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

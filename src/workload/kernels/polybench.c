@@ -12,7 +12,7 @@ static int pb_next(struct workload *w, struct kernel_desc *k, struct ws_err *e) 
     if (km_run_launch(p->kw.run, &l, k, e)) return -1;
     k->id = p->launches;
     k->copies = p->copies;
-    k->ncopies = p->launches == 0 ? p->narr : 0;
+    k->ncopies = p->launches == 0 ? p->ncopies : 0;
     p->launches++;
     return 1;
 }
@@ -55,15 +55,23 @@ int pb_prog(struct pb *p, const char *kname, uint32_t regs, const struct km_inst
     return 0;
 }
 
-float *pb_array(struct pb *p, uint64_t count, const char *what, struct ws_err *e) {
+static float *alloc(struct pb *p, uint64_t count, const char *what, bool copy, struct ws_err *e) {
     if (p->narr == PB_MAX_ARRAYS) return ws_fail(e, "%s: too many arrays", what), NULL;
     uint64_t bytes = 4 * count, a = devmem_alloc(p->kw.dm, bytes, what, e);
     if (!a) return NULL;
     p->d[p->narr] = a;
     p->bytes[p->narr] = bytes;
-    p->copies[p->narr] = (struct wl_copy){a, bytes};
+    if (copy) p->copies[p->ncopies++] = (struct wl_copy){a, bytes};
     p->narr++;
     return devmem_host(p->kw.dm, a, bytes);
+}
+
+float *pb_array(struct pb *p, uint64_t count, const char *what, struct ws_err *e) {
+    return alloc(p, count, what, true, e);
+}
+
+float *pb_array_nocopy(struct pb *p, uint64_t count, const char *what, struct ws_err *e) {
+    return alloc(p, count, what, false, e);
 }
 
 float *pb_host(struct pb *p, uint32_t i) {

@@ -3,8 +3,8 @@
  * code cudaMallocs them, every array copied to the device before the first launch (each
  * <bench>Cuda copies all its arrays), and a host loop given as a function that fills launch
  * number `idx`. The arrays are float (DATA_TYPE); their initial values are set on the host view
- * before the run, and verify compares the device result with a host computation done in the
- * GPU's operation order, bit for bit. */
+ * before the run (pb_array_nocopy: outputs the host never copies in), and verify compares the
+ * device result with a host computation done in the GPU's operation order, bit for bit. */
 #pragma once
 
 #include "workload/kernels/kmodel.h"
@@ -24,6 +24,7 @@ struct pb {
     uint64_t bytes[PB_MAX_ARRAYS];
     uint32_t narr;
     struct wl_copy copies[PB_MAX_ARRAYS];
+    uint32_t ncopies;
     int64_t n[PB_MAX_DIMS]; /* the benchmark's problem sizes, as its model names them */
     float *saved[2];        /* host copies of initial values verify needs (freed by pb_destroy) */
     uint32_t launches;
@@ -38,6 +39,8 @@ int pb_prog(struct pb *p, const char *kname, uint32_t regs, const struct km_inst
             struct ws_err *e);
 /* cudaMalloc of `count` floats as array d[narr]; its host view, or NULL with e set. */
 float *pb_array(struct pb *p, uint64_t count, const char *what, struct ws_err *e);
+/* The same for an array the host does not copy in (an output only). */
+float *pb_array_nocopy(struct pb *p, uint64_t count, const char *what, struct ws_err *e);
 /* Host view of array i. */
 float *pb_host(struct pb *p, uint32_t i);
 /* ceil(a / b) */
