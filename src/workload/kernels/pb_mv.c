@@ -157,7 +157,7 @@ static void fill_matrix(float *A, int64_t nr, int64_t nc, int64_t div) {
         {"workload." #name ".nx", CFG_INT, offsetof(struct mv_cfg, nx), NULL, 1, 1 << 16, NULL,    \
          "", "rows, NX (" doc ")"},                                                                \
         {"workload." #name ".ny", CFG_INT, offsetof(struct mv_cfg, ny), NULL, 1, 1 << 16, NULL,    \
-         "", "columns, NY (preset as nx is)"},                                                     \
+         "", "columns, NY (preset by workload.size as nx is)"},                                    \
     }
 MV_KEYS(atax, "preset by workload.size: test 512, paper 8192");
 MV_KEYS(bicg, "preset by workload.size: test 512, paper 8192");
@@ -176,9 +176,12 @@ static int mv_bind(struct cfg *c, const struct workload_common *wc, const char *
     mc->nx = mc->ny = wc->size == WL_SIZE_PAPER ? paper : 512;
     if (cfg_bind(c, group, keys, nkeys, mc, e)) return -1;
     if (nkeys == 1) mc->ny = mc->nx;
-    if ((double)mc->nx * (double)mc->ny > (double)(1u << 28))
-        return ws_fail(e, "%s: %lld x %lld floats is more than 1 GiB", group, (long long)mc->nx,
+    if ((double)mc->nx * (double)mc->ny > (double)(1u << 28)) {
+        char where[256];
+        return ws_fail(e, "%s: %s: %lld x %lld floats is more than 1 GiB",
+                       cfg_origin(c, keys[0].name, where, sizeof where), group, (long long)mc->nx,
                        (long long)mc->ny);
+    }
     return 0;
 }
 
