@@ -15,9 +15,12 @@ build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The default GPU (configs/rtx2060s.ini) on Rodinia-style BFS with FR-FCFS, on a generated graph
-# of 262,144 nodes (10 MB of arrays: more than the 4 MB L2, so the DRAM is exercised).
+# of 262,144 nodes (10 MB of arrays: more than the 4 MB L2, so the DRAM is exercised); then
+# FR-FCFS and Warped-MC side by side on an HOA workload (K-means at the paper's input, one
+# kmeansPoint launch).
 run: build
 	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set workload.bfs.nodes=262144 --set mc.policy=frfcfs -o $(BUILD)/bfs.json
+	./$(BUILD)/warpsim compare -c configs/rtx2060s.ini -w kmeans --size paper --set workload.kmeans.iters=1 mc.policy=frfcfs,warped-mc
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)

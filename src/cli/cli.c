@@ -5,7 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpu/gpu.h"
 #include "mem/drive/usimm_cfg.h"
+#include "workload/workload.h"
 
 int cli_fail(const struct ws_err *e, int code) {
     fprintf(stderr, "warpsim: %s\n", e->msg);
@@ -62,4 +64,29 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
     for (int k = 0; k < o->nsets; k++)
         if (cfg_set_arg(c, o->sets[k], o->set_origin[k], e) != 0) return -1;
     return 0;
+}
+
+int cli_simulate(const struct cli_common *base, const char *const *extra, int nextra,
+                 struct gpu_summary *out, char *machine, size_t n, struct ws_err *e) {
+    struct cli_common cc = *base;
+    for (int k = 0; k < nextra; k++) {
+        if (cc.nsets == (int)(sizeof cc.sets / sizeof cc.sets[0]))
+            return ws_fail(e, "too many --set options");
+        snprintf(cc.set_origin[cc.nsets], sizeof cc.set_origin[0], "run #%d", k + 1);
+        cc.sets[cc.nsets++] = extra[k];
+    }
+    struct cfg *c = cfg_create();
+    struct gpu *g = NULL;
+    struct workload *w = NULL;
+    int rc = -1;
+    if (cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e)) &&
+        cfg_check_unclaimed(c, e) == 0 && gpu_run(g, w, e) == 0) {
+        *out = *gpu_summary(g);
+        snprintf(machine, n, "%s", cfg_raw(c, "gpu.name") ? cfg_raw(c, "gpu.name") : "");
+        rc = 0;
+    }
+    if (w) w->vt->destroy(w);
+    gpu_destroy(g);
+    cfg_destroy(c);
+    return rc;
 }

@@ -108,47 +108,29 @@ static int parse(struct char_opts *o, int argc, char **argv, struct ws_err *e) {
 static void run_one(const struct char_opts *o, const char *name, struct row *r) {
     memset(r, 0, sizeof *r);
     struct ws_err e = {{0}};
-    struct cli_common cc = o->common;
     char wl[128], sz[64];
     snprintf(wl, sizeof wl, "workload.name=%s", name);
     snprintf(sz, sizeof sz, "workload.size=%s", o->size);
     const char *extra[2] = {wl, sz};
-    for (int k = 0; k < 2; k++) {
-        if (cc.nsets == (int)(sizeof cc.sets / sizeof cc.sets[0])) {
-            snprintf(r->err, sizeof r->err, "too many --set options");
-            return;
-        }
-        snprintf(cc.set_origin[cc.nsets], sizeof cc.set_origin[0], k ? "--size" : "-w");
-        cc.sets[cc.nsets++] = extra[k];
-    }
-    struct cfg *c = cfg_create();
-    struct gpu *g = NULL;
-    struct workload *w = NULL;
-    if (cli_load_config(&cc, c, &e) != 0 || !(g = gpu_create(c, &e)) ||
-        !(w = workload_create(c, &e)) || cfg_check_unclaimed(c, &e) != 0 || gpu_run(g, w, &e)) {
+    struct gpu_summary s;
+    if (cli_simulate(&o->common, extra, 2, &s, r->machine, sizeof r->machine, &e) != 0) {
         snprintf(r->err, sizeof r->err, "%s", e.msg);
-    } else {
-        const struct gpu_summary *s = gpu_summary(g);
-        r->ok = 1;
-        snprintf(r->machine, sizeof r->machine, "%s",
-                 cfg_raw(c, "gpu.name") ? cfg_raw(c, "gpu.name") : "");
-        r->warp_insts = s->warp_insts;
-        r->cycles = s->cycles;
-        r->load_warps = s->load_warps;
-        r->kernels = s->kernels;
-        r->stopped_early = s->stopped_early;
-        r->offchip = s->offchip_per_load;
-        r->coalescing = s->coalescing;
-        r->conc = s->l1_concentration;
-        r->l1_miss = s->l1_miss_rate;
-        r->l2_miss = s->l2_miss_rate;
-        r->mem_share = s->mem_inst_share;
-        r->ipc = s->ipc;
-        r->seconds = s->host_seconds;
+        return;
     }
-    if (w) w->vt->destroy(w);
-    gpu_destroy(g);
-    cfg_destroy(c);
+    r->ok = 1;
+    r->warp_insts = s.warp_insts;
+    r->cycles = s.cycles;
+    r->load_warps = s.load_warps;
+    r->kernels = s.kernels;
+    r->stopped_early = s.stopped_early;
+    r->offchip = s.offchip_per_load;
+    r->coalescing = s.coalescing;
+    r->conc = s.l1_concentration;
+    r->l1_miss = s.l1_miss_rate;
+    r->l2_miss = s.l2_miss_rate;
+    r->mem_share = s.mem_inst_share;
+    r->ipc = s.ipc;
+    r->seconds = s.host_seconds;
 }
 
 static int read_full(int fd, void *buf, size_t n) {

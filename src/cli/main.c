@@ -21,6 +21,8 @@ static const char usage[] =
     "                                                      memory behaviour and LOA/MOA/HOA "
     "class\n"
     "  warpsim sweep  RECIPE.ini [-j N] [--out DIR] [--resume]   a policy x workload matrix\n"
+    "  warpsim compare [-c CONFIG] -w WORKLOAD KEY=V1,V2  one workload under each value, side by "
+    "side\n"
     "  warpsim report DIR                                  CSV tables, figures, report.md\n";
 
 int main(int argc, char **argv) {
@@ -35,6 +37,7 @@ int main(int argc, char **argv) {
     if (strcmp(argv[1], "trace-info") == 0) return cmd_trace_info(argc, argv);
     if (strcmp(argv[1], "trace-export") == 0) return cmd_trace_export(argc, argv);
     if (strcmp(argv[1], "characterize") == 0) return cmd_characterize(argc, argv);
+    if (strcmp(argv[1], "compare") == 0) return cmd_compare(argc, argv);
     if (strcmp(argv[1], "sweep") == 0) return cmd_sweep(argc, argv);
     if (strcmp(argv[1], "report") == 0) return cmd_report(argc, argv);
     fprintf(stderr, "warpsim: unknown command '%s'\n%s", argv[1], usage);
