@@ -217,7 +217,7 @@ static void test_metis_file(void **state) {
     graph_free(&g);
 }
 
-/* The test size (R-MAT 2^14 nodes, degree 4, seed 1) and a grid, with exact totals. The number
+/* The test size (uniform, 2^14 nodes, degree 4, seed 1) and a grid, with exact totals. The number
  * of sweeps depends on the order in which warps run (an atomicMin seen early saves a sweep), so
  * these are workload_count's (CTAs and warps in order); a timed run may need more. */
 static void test_generated(void **state) {
@@ -226,8 +226,8 @@ static void test_generated(void **state) {
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
-    assert_int_equal(c.kernels, 7); /* initialize + 6 drelax, in workload_count's order */
-    assert_int_equal(c.insts, 2917026);
+    assert_int_equal(c.kernels, 14); /* initialize + 13 drelax, in workload_count's order */
+    assert_int_equal(c.insts, 1784560);
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
     /* A 16 x 16 grid: Bellman-Ford needs about as many sweeps as hops on the longest path. */

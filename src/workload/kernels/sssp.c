@@ -16,8 +16,9 @@
  *
  * Input: any graph workload.graph.* selects (a file, or a generator). Files without weights get
  * weights uniform in 1..workload.graph.max_weight from workload.seed, so distances are not hop
- * counts. Default: R-MAT (LonestarGPU evaluates sssp on rmat and road graphs); test 2^14 nodes,
- * paper 2^20 nodes, average degree 4. */
+ * counts. Default: a uniform random graph of average degree 4, test 2^14 nodes, paper 2^20 nodes
+ * (4 M edges, as LonestarGPU's r4-2e20 input; its rmat and road inputs are workload.graph.gen =
+ * rmat or grid). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,7 +226,7 @@ static int setup(struct sssp *s, struct ws_err *e) {
 struct workload *sssp_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
     struct graph_cfg gc;
     graph_cfg_defaults(&gc);
-    gc.gen = GRAPH_GEN_RMAT;
+    gc.gen = GRAPH_GEN_UNIFORM;
     gc.nodes = wc->size == WL_SIZE_PAPER ? 1 << 20 : 1 << 14;
     gc.degree = 4;
     struct sssp *s = calloc(1, sizeof *s);
