@@ -8,12 +8,14 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 #include "workload/graph/graph.h"
+#include "workload/graph/graphio.h"
 #include "workload/workload.h"
 
 static struct workload *make(const char *ini) {
@@ -205,11 +207,72 @@ static void test_real_graph_and_test_size(void **state) {
     w->vt->destroy(w);
 }
 
+/* A real SNAP file (CA-HepTh, ids renumbered in first-seen order) through the format dispatcher:
+ * level by level, Kernel's lanes load exactly the edge-list words and visited[] bytes of the
+ * frontier nodes a host BFS puts at that level, and the costs are the host BFS's. */
+static void test_snap_file_levels(void **state) {
+    (void)state;
+    const char *path = WS_SHARED_DATA "/graphs/snap/CA-HepTh.txt";
+    struct graph g;
+    struct ws_err e = {{0}};
+    assert_int_equal(graph_load(&g, path, &e), 0);
+    int32_t *cost = malloc(g.n * sizeof *cost);
+    uint32_t levels = graph_bfs(&g, 0, cost);
+    char ini[512];
+    snprintf(ini, sizeof ini, "[workload]\nname = bfs\n[workload.graph]\npath = %s\n", path);
+    struct workload *w = make(ini);
+    struct kernel_desc k;
+    struct wl_warp *wp[16];
+    struct inst in;
+    uint64_t edges = 0, vis = 0;
+    uint32_t kernels = 0;
+    while (w->vt->next_kernel(w, &k, &e) == 1) {
+        if (kernels == 0) edges = k.copies[1].addr, vis = k.copies[4].addr;
+        bool k1 = strcmp(k.name, "Kernel") == 0;
+        assert_int_equal(k1, kernels % 2 == 0);
+        uint32_t level = kernels / 2;
+        uint64_t n_e = 0, sum_e = 0, n_v = 0, sum_v = 0;
+        for (uint64_t cta = 0; cta < k.ncta; cta++) {
+            assert_int_equal(w->vt->cta_start(w, cta, wp, &e), 0);
+            for (uint32_t i = 0; i < (k.threads + 31) / 32; i++) do {
+                    assert_int_equal(w->vt->warp_next(w, wp[i], &in, &e), 0);
+                    if (in.cls != OP_MEM || in.mop != MOP_LOAD) continue;
+                    for (int l = 0; l < 32; l++) {
+                        if (!(in.active >> l & 1)) continue;
+                        uint64_t a = in.addr[l];
+                        if (a >= edges && a < edges + 4ull * g.m) n_e++, sum_e += a;
+                        if (in.width == 1 && a >= vis && a < vis + g.n) n_v++, sum_v += a;
+                    }
+                } while (in.cls != OP_EXIT);
+            w->vt->cta_end(w, cta, wp);
+        }
+        if (k1) {
+            uint64_t want_n = 0, want_e = 0, want_v = 0;
+            for (uint32_t u = 0; u < g.n; u++) {
+                if (cost[u] != (int32_t)level) continue;
+                for (uint32_t j = g.start[u]; j < g.start[u] + g.degree[u]; j++)
+                    want_n++, want_e += edges + 4ull * j, want_v += vis + g.dest[j];
+            }
+            assert_int_equal(n_e, want_n);
+            assert_int_equal(sum_e, want_e);
+            assert_int_equal(n_v, want_n);
+            assert_int_equal(sum_v, want_v);
+        }
+        kernels++;
+    }
+    assert_int_equal(kernels, 2 * levels);
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+    free(cost);
+    graph_free(&g);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tiny_graph),
         cmocka_unit_test(test_generated_launch_shape),
         cmocka_unit_test(test_real_graph_and_test_size),
+        cmocka_unit_test(test_snap_file_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

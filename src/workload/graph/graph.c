@@ -15,6 +15,7 @@ void graph_free(struct graph *g) {
     free(g->degree);
     free(g->dest);
     free(g->weight);
+    free(g->val);
     memset(g, 0, sizeof *g);
 }
 
@@ -73,7 +74,8 @@ static int load(struct graph *g, struct toks *t, uint32_t **node_line, struct ws
     const char *path = ws_lines_path(t->l);
     int64_t v, w;
     if (next_int(t, "the node count", 1, INT32_MAX, &v, e)) return -1;
-    g->n = (uint32_t)v;
+    g->n = g->ncols = (uint32_t)v;
+    g->weighted = true;
     g->start = malloc(g->n * sizeof *g->start);
     g->degree = malloc(g->n * sizeof *g->degree);
     *node_line = malloc(g->n * sizeof **node_line);
@@ -132,6 +134,38 @@ int graph_load_rodinia(struct graph *g, const char *path, struct ws_err *e) {
     return rc;
 }
 
+int graph_from_edges(struct graph *g, uint32_t n, uint32_t ncols, uint64_t m, const uint32_t *src,
+                     const uint32_t *dst, const uint32_t *w, const float *val, struct ws_err *e) {
+    memset(g, 0, sizeof *g);
+    if (m > INT32_MAX) return ws_fail(e, "graph: %llu edges is too many", (unsigned long long)m);
+    size_t me = m ? m : 1;
+    g->start = calloc(n ? n : 1, sizeof *g->start);
+    g->degree = calloc(n ? n : 1, sizeof *g->degree);
+    g->dest = malloc(me * sizeof *g->dest);
+    g->weight = malloc(me * sizeof *g->weight);
+    if (val) g->val = malloc(me * sizeof *g->val);
+    if (!g->start || !g->degree || !g->dest || !g->weight || (val && !g->val)) {
+        graph_free(g);
+        return ws_fail(e, "graph: %u nodes, %llu edges: out of memory", n, (unsigned long long)m);
+    }
+    g->n = n;
+    g->ncols = ncols;
+    g->m = (uint32_t)m;
+    g->weighted = w != NULL;
+    for (uint64_t j = 0; j < m; j++) g->degree[src[j]]++;
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < n; i++) g->start[i] = acc, acc += g->degree[i];
+    /* Reuse degree as the fill cursor; it ends as the degree again. */
+    for (uint32_t i = 0; i < n; i++) g->degree[i] = 0;
+    for (uint64_t j = 0; j < m; j++) {
+        uint32_t s = src[j], at = g->start[s] + g->degree[s]++;
+        g->dest[at] = dst[j];
+        g->weight[at] = w ? w[j] : 1;
+        if (val) g->val[at] = val[j];
+    }
+    return 0;
+}
+
 int graph_generate(struct graph *g, uint32_t n, uint32_t min_new, uint32_t max_new, uint64_t seed,
                    struct ws_err *e) {
     memset(g, 0, sizeof *g);
@@ -146,11 +180,8 @@ int graph_generate(struct graph *g, uint32_t n, uint32_t min_new, uint32_t max_n
      * by source node: a node's list keeps the order in which its edges were made. */
     uint32_t *es = malloc(cap * sizeof *es), *ed = malloc(cap * sizeof *ed);
     uint32_t *ew = malloc(cap * sizeof *ew);
-    g->start = calloc(n, sizeof *g->start);
-    g->degree = calloc(n, sizeof *g->degree);
-    if (!es || !ed || !ew || !g->start || !g->degree) {
+    if (!es || !ed || !ew) {
         free(es), free(ed), free(ew);
-        graph_free(g);
         return ws_fail(e, "graph generator: %u nodes: out of memory", n);
     }
     struct ws_rng r;
@@ -164,29 +195,11 @@ int graph_generate(struct graph *g, uint32_t n, uint32_t min_new, uint32_t max_n
             uint32_t wt = 1 + (uint32_t)ws_rng_below(&r, 10);
             es[m] = i, ed[m] = d, ew[m++] = wt;
             es[m] = d, ed[m] = i, ew[m++] = wt;
-            g->degree[i]++, g->degree[d]++;
         }
     }
-    g->n = n;
-    g->m = (uint32_t)m;
-    g->dest = malloc((m ? m : 1) * sizeof *g->dest);
-    g->weight = malloc((m ? m : 1) * sizeof *g->weight);
-    if (!g->dest || !g->weight) {
-        free(es), free(ed), free(ew);
-        graph_free(g);
-        return ws_fail(e, "graph generator: %llu edges: out of memory", (unsigned long long)m);
-    }
-    uint32_t acc = 0;
-    for (uint32_t i = 0; i < n; i++) g->start[i] = acc, acc += g->degree[i];
-    /* Reuse degree as the fill cursor, then restore it. */
-    for (uint32_t i = 0; i < n; i++) g->degree[i] = 0;
-    for (uint64_t j = 0; j < m; j++) {
-        uint32_t s = es[j], at = g->start[s] + g->degree[s]++;
-        g->dest[at] = ed[j];
-        g->weight[at] = ew[j];
-    }
+    int rc = graph_from_edges(g, n, n, m, es, ed, ew, NULL, e);
     free(es), free(ed), free(ew);
-    return 0;
+    return rc;
 }
 
 uint32_t graph_bfs(const struct graph *g, uint32_t src, int32_t *cost) {
@@ -206,4 +219,54 @@ uint32_t graph_bfs(const struct graph *g, uint32_t src, int32_t *cost) {
     }
     free(q);
     return levels;
+}
+
+/* Binary min-heap of (distance, node) with lazy deletion: a node may sit in it several times;
+ * stale entries are skipped when popped. */
+struct hent {
+    uint64_t d;
+    uint32_t v;
+};
+
+static void heap_push(struct hent *h, size_t *n, struct hent x) {
+    size_t i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2].d > x.d) h[i] = h[(i - 1) / 2], i = (i - 1) / 2;
+    h[i] = x;
+}
+
+static struct hent heap_pop(struct hent *h, size_t *n) {
+    struct hent top = h[0], x = h[--*n];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1].d < h[c].d) c++;
+        if (h[c].d >= x.d) break;
+        h[i] = h[c], i = c;
+    }
+    if (*n) h[i] = x;
+    return top;
+}
+
+uint32_t graph_sssp(const struct graph *g, uint32_t src, uint64_t *dist) {
+    for (uint32_t i = 0; i < g->n; i++) dist[i] = GRAPH_UNREACHED;
+    /* Every push follows a strict improvement along one edge: at most m + 1 entries. */
+    struct hent *h = malloc(((size_t)g->m + 1) * sizeof *h);
+    WS_ASSERT(h, "graph_sssp: out of memory");
+    size_t hn = 0;
+    uint32_t reached = 0;
+    dist[src] = 0;
+    heap_push(h, &hn, (struct hent){0, src});
+    while (hn) {
+        struct hent x = heap_pop(h, &hn);
+        if (x.d != dist[x.v]) continue;
+        reached++;
+        for (uint32_t j = g->start[x.v]; j < g->start[x.v] + g->degree[x.v]; j++) {
+            uint32_t v = g->dest[j];
+            uint64_t nd = x.d + g->weight[j];
+            if (nd < dist[v]) dist[v] = nd, heap_push(h, &hn, (struct hent){nd, v});
+        }
+    }
+    free(h);
+    return reached;
 }

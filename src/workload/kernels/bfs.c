@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "workload/graph/graph.h"
+#include "workload/graph/graphgen.h"
 #include "workload/kernels/kmodel.h"
 
 enum { BFS_BLOCK = 512 };
@@ -92,7 +93,8 @@ struct bfs_cfg {
 };
 static const struct cfg_key bfs_keys[] = {
     {"workload.bfs.graph", CFG_STRING, offsetof(struct bfs_cfg, graph), "", 0, 0, NULL, "",
-     "Rodinia BFS graph file (e.g. graph65536.txt); empty: generate one"},
+     "graph file (e.g. graph65536.txt; any format workload.graph.path takes); empty: generate "
+     "one (workload.graph.* overrides these three keys)"},
     {"workload.bfs.nodes", CFG_INT, offsetof(struct bfs_cfg, nodes), NULL, 2, 1 << 26, NULL,
      "nodes", "nodes of the generated graph (preset by workload.size: test 32768, paper 1000000)"},
     {"workload.bfs.degree", CFG_INT, offsetof(struct bfs_cfg, degree), "6", 2, 64, NULL, "edges",
@@ -225,9 +227,15 @@ struct workload *bfs_create(struct cfg *c, const struct workload_common *wc, str
     struct bfs *b = calloc(1, sizeof *b);
     if (!b) return ws_fail(e, "bfs: out of memory"), NULL;
     if (km_wl_init(&b->kw, &bfs_vt, "bfs", e)) return free(b), NULL;
-    int rc = bc.graph[0] ? graph_load_rodinia(&b->g, bc.graph, e)
-                         : graph_generate(&b->g, (uint32_t)bc.nodes, (uint32_t)bc.degree / 2 - 1,
-                                          (uint32_t)bc.degree / 2 + 1, (uint64_t)wc->seed, e);
+    struct graph_cfg gc;
+    graph_cfg_defaults(&gc);
+    memcpy(gc.path, bc.graph, sizeof gc.path);
+    gc.nodes = bc.nodes;
+    gc.degree = bc.degree;
+    int rc = graph_cfg_make(&b->g, c, &gc, (uint64_t)wc->seed, e);
+    if (rc == 0 && b->g.n != b->g.ncols)
+        rc = ws_fail(e, "bfs: the matrix is %u x %u; a graph needs a square one", b->g.n,
+                     b->g.ncols);
     if (rc == 0) rc = km_prog_build(&b->k1, "Kernel", 16, k1_code, CFG_COUNT(k1_code), e);
     if (rc == 0) rc = km_prog_build(&b->k2, "Kernel2", 10, k2_code, CFG_COUNT(k2_code), e);
     if (rc == 0) rc = setup(b, e);
