@@ -287,10 +287,12 @@ struct workload *backprop_create(struct cfg *c, const struct workload_common *wc
                                  struct ws_err *e) {
     struct bp_cfg bc = {wc->size == WL_SIZE_PAPER ? 65536 : 1024};
     if (cfg_bind(c, "workload.backprop", bp_keys, CFG_COUNT(bp_keys), &bc, e)) return NULL;
+    char where[600];
     if (bc.in % BP_H)
         return ws_fail(e,
-                       "workload.backprop.in = %lld: must be a multiple of 16 (the block "
+                       "%s: workload.backprop.in = %lld must be a multiple of 16 (the block "
                        "height)",
+                       cfg_origin(c, "workload.backprop.in", where, sizeof where),
                        (long long)bc.in),
                NULL;
     struct backprop *b = calloc(1, sizeof *b);

@@ -409,10 +409,12 @@ static const struct workload_vt srad_vt = {srad_next,     km_wl_cta_start, km_wl
 struct workload *srad2_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
     struct srad_cfg sc = {wc->size == WL_SIZE_PAPER ? 2048 : 64, 2};
     if (cfg_bind(c, "workload.srad2", srad_keys, CFG_COUNT(srad_keys), &sc, e)) return NULL;
+    char where[600];
     if (sc.size % SB)
         return ws_fail(e,
-                       "workload.srad2.size = %lld: must be a multiple of 16 (srad.cu's "
+                       "%s: workload.srad2.size = %lld must be a multiple of 16 (srad.cu's "
                        "block size)",
+                       cfg_origin(c, "workload.srad2.size", where, sizeof where),
                        (long long)sc.size),
                NULL;
     struct srad *s = calloc(1, sizeof *s);
