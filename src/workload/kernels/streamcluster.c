@@ -113,7 +113,8 @@ struct streamcluster {
     struct km_prog prog;
     uint32_t num, dim, calls, launches, after;
     uint64_t d_work, d_ct, d_sw, d_p, d_coord;
-    float *coord;               /* host copy, dimension-major */
+    float *coord;               /* dimension-major; the device copy once coord_d exists */
+    bool coord_dev;             /* coord points into device memory */
     struct sc_state st, before; /* now, and before the last launch (for verify) */
     uint32_t x, stride;
     struct wl_copy copies[3];
@@ -219,8 +220,11 @@ static int sc_next(struct workload *w, struct kernel_desc *k, struct ws_err *e) 
             !(s->d_p = devmem_alloc(s->kw.dm, (uint64_t)PT_BYTES * s->num, "p", e)) ||
             !(s->d_coord = devmem_alloc(s->kw.dm, 4ull * s->num * s->dim, "coord_d", e)))
             return -1;
-        memcpy(devmem_host(s->kw.dm, s->d_coord, 4ull * s->num * s->dim), s->coord,
-               4ull * s->num * s->dim);
+        /* From here on the host reads the device copy: one copy of the coordinates in memory. */
+        float *dc = devmem_host(s->kw.dm, s->d_coord, 4ull * s->num * s->dim);
+        memcpy(dc, s->coord, 4ull * s->num * s->dim);
+        free(s->coord);
+        s->coord = dc, s->coord_dev = true;
     }
     memcpy(devmem_host(s->kw.dm, s->d_ct, 4ull * s->num), t->ct, 4ull * s->num);
     put_points(s);
@@ -284,7 +288,7 @@ static void sc_destroy(struct workload *w) {
     km_wl_fini(&s->kw);
     st_free(&s->st);
     st_free(&s->before);
-    free(s->coord);
+    if (!s->coord_dev) free(s->coord);
     free(s);
 }
 
