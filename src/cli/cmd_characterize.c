@@ -1,5 +1,5 @@
 /* `warpsim characterize`: runs workloads on a machine and reports what kind of memory behaviour
- * each has — off-chip requests per load warp and the LOA/MOA/HOA class of seed 000 §3.1,
+ * each has — off-chip accesses per load warp and the LOA/MOA/HOA class of seed 000 §3.1,
  * coalescing degree, intra-warp L1D set concentration (seed 001 Eq. 3.1), L1D/L2 miss rates
  * and the share of memory instructions — for one workload as text, or for the whole built-in set
  * as the Markdown table of docs/workloads.md. Workloads run in parallel child processes (-j);
@@ -208,7 +208,7 @@ static int run_all(const struct char_opts *o, struct row *rows, struct ws_err *e
 }
 
 static const char *cls_of(const struct row *r) {
-    return r->ok ? gpu_load_class(r->offchip) : "-";
+    return r->ok && r->load_warps ? gpu_load_class(r->offchip) : "-";
 }
 
 static void print_text(const struct char_opts *o, const struct row *rows, FILE *out) {
@@ -221,7 +221,7 @@ static void print_text(const struct char_opts *o, const struct row *rows, FILE *
         }
         fprintf(out, "warpsim characterize: %s (%s) on %s, %s size%s\n", o->names[k], wi->suite,
                 r->machine, o->size, r->stopped_early ? " (stopped at the configured limit)" : "");
-        fprintf(out, "  %-34s %.2f -> %s (expected %s)\n", "off-chip requests per load warp",
+        fprintf(out, "  %-34s %.2f -> %s (expected %s)\n", "off-chip accesses per load warp",
                 r->offchip, cls_of(r), wi->cls);
         fprintf(out, "  %-34s %.2f line requests per warp memory instruction\n",
                 "coalescing degree", r->coalescing);
@@ -249,8 +249,9 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
     for (int i = 1; i < o->argc; i++) fprintf(f, " %s", o->argv[i]);
     fprintf(f,
             "` on the %s machine at %s size.\n\n"
-            "- **Off-chip / load warp**: mean DRAM-served requests per global load warp "
-            "instruction; the class follows seed 000 §3.1 (LOA < 2, MOA 2-8, HOA > 8). "
+            "- **Off-chip / load warp**: mean off-chip accesses per global load warp "
+            "instruction, in 32 B sectors served from DRAM; the class follows seed 000 §3.1 (LOA < "
+            "2, MOA 2-8, HOA > 8). "
             "**Expected** is the class the papers give (seed 000 Table 1; `-` where none).\n"
             "- **Coalescing**: line requests per warp memory instruction that went through the "
             "coalescer (1 = fully coalesced, 32 = one line per lane).\n"

@@ -101,7 +101,7 @@ struct fig {
 static const struct fig figs[] = {
     {"cycles", SIZE_MAX, "%.0f"},
     {"IPC", F(ipc), "%.2f"},
-    {"off-chip requests per load warp", F(offchip_per_load), "%.2f"},
+    {"off-chip accesses per load warp", F(offchip_per_load), "%.2f"},
     {"latency divergence (mean, cycles)", F(lat_div_mean), "%.1f"},
     {"divergence in controllers (In-MC)", F(lat_div_in_mc_share), "%.3f"},
     {"load-warp execution time (mean)", F(load_time_mean), "%.1f"},

@@ -138,7 +138,7 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
             "%.1f + DRAM %.1f), reply NoC %.1f; off-chip round trip %.1f\n",
             s->ns_noc_req, s->ns_l2_hit, s->ns_l2_miss, s->ns_mc_queue, s->ns_dram, s->ns_noc_rep,
             s->ns_offchip_req);
-    fprintf(out, "  warp-loads                 %llu, off-chip requests per load warp %.2f (%s)\n",
+    fprintf(out, "  warp-loads                 %llu, off-chip accesses per load warp %.2f (%s)\n",
             (unsigned long long)s->load_warps, s->offchip_per_load,
             gpu_load_class(s->offchip_per_load));
     print_hist_line(out, "latency divergence", gpu_hist_lat_div(g));

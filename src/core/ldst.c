@@ -260,7 +260,10 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
     r->ts[MEM_TS_BACK] = t;
     if (r->offchip && m->global_load) {
         uint64_t turn = t - r->ts[MEM_TS_ISSUE];
-        m->offchip++;
+        /* off-chip accesses are counted in 32 B sectors, the unit of a DRAM access on the
+         * seeds' sectored machines: a coalesced 128 B warp-load from DRAM is 4, one line per
+         * lane 32 (seed 000's maximum), which puts a streaming copy (SMP) in MOA as Table 1 */
+        m->offchip += (uint32_t)__builtin_popcount(r->sectors);
         /* controller arrival to last data beat, DRAM cycles converted to core cycles */
         const uint64_t *ts = r->ts;
         uint64_t mc =

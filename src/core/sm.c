@@ -178,8 +178,9 @@ const struct stat_desc sm_stat_desc[] = {
     SD(reqs_freed, STAT_COUNTER, "req",
        "requests this SM gave back (equals reqs_created "
        "when the SM is drained)"),
-    SD(offchip_per_load, STAT_HIST, "req",
-       "off-chip (DRAM) requests of one warp-load; mean < 1 LOA, 2-8 MOA, > 8 HOA (seed 000)"),
+    SD(offchip_per_load, STAT_HIST, "sectors",
+       "off-chip (DRAM) accesses of one warp-load, in 32 B sectors of its requests served from "
+       "DRAM; mean < 2 LOA, 2-8 MOA, > 8 HOA (seed 000)"),
     SD(lat_div, STAT_HIST, "cycles",
        "memory latency divergence of a warp-load with >= 1 off-chip request: slowest minus "
        "fastest off-chip turnaround (seed 000)"),

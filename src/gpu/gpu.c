@@ -83,7 +83,8 @@ const struct stat_desc gpu_summary_desc[] = {
     SD(dram_avg_read_lat_ns, STAT_REAL, "ns", "DRAM read latency, controller arrival to data"),
     SD(load_warps, STAT_COUNTER, "", "global load warp instructions completed (warp-loads)"),
     SD(offchip_per_load, STAT_REAL, "",
-       "mean off-chip (DRAM-served) requests per load warp: <2 LOA, 2-8 MOA, >8 HOA"),
+       "mean off-chip accesses per load warp (32 B sectors served from DRAM): <2 LOA, 2-8 MOA, "
+       ">8 HOA"),
     SD(lat_div_mean, STAT_REAL, "core cycles",
        "mean latency divergence: slowest - fastest off-chip turnaround of one warp-load"),
     SD(lat_div_in_mc_share, STAT_REAL, "",

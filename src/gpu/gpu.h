@@ -44,7 +44,7 @@ struct gpu_summary {
     double noc_req_lat, noc_rep_lat, noc_req_flits_per_cycle, noc_rep_flits_per_cycle;
     double dram_row_hit_rate, dram_bw_share, dram_avg_read_lat_ns;
     uint64_t load_warps;
-    double offchip_per_load; /* mean off-chip requests per load warp: LOA/MOA/HOA */
+    double offchip_per_load; /* mean off-chip accesses per load warp: LOA/MOA/HOA */
     double lat_div_mean, lat_div_in_mc_share, load_time_mean;
     /* average latency per stage, ns */
     double ns_noc_req, ns_l2_hit, ns_l2_miss, ns_mc_queue, ns_dram, ns_noc_rep, ns_offchip_req;
@@ -57,7 +57,7 @@ struct gpu_summary {
 };
 extern const struct stat_desc gpu_summary_desc[];
 extern const unsigned gpu_summary_ndesc;
-/* LOA / MOA / HOA (seed 000 §3.1) from the mean off-chip requests per load warp: HOA above 8,
+/* LOA / MOA / HOA (seed 000 §3.1) from the mean off-chip accesses per load warp: HOA above 8,
  * MOA from 2 to 8, LOA below 2 (the paper's LOA is "< 1"; it leaves 1-2 unassigned and we put
  * that band with LOA). */
 const char *gpu_load_class(double offchip_per_load);

@@ -48,8 +48,8 @@ static void test_load_miss_then_hit(void **state) {
     assert_int_equal(st->load_warps, 2);
     assert_int_equal(st->mem_reqs, 2);
     assert_int_equal(st->offchip_per_load.count, 2);
-    assert_int_equal(st->offchip_per_load.sum, 1);
-    assert_int_equal(st->lat_div.count, 1); /* only the warp-load with an off-chip request */
+    assert_int_equal(st->offchip_per_load.sum, 4); /* the miss: one line, 4 sectors */
+    assert_int_equal(st->lat_div.count, 1);        /* only the warp-load with an off-chip request */
     assert_int_equal(st->lat_div.max, 0);
     assert_int_equal(st->load_time.count, 2);
     assert_int_equal(st->load_time.max, 101);
