@@ -41,7 +41,7 @@ static void test_means(void **state) {
 }
 
 static const char recipe[] = "[sweep]\nconfig = gtx480\n"
-                             "[axes]\nmc.policy = fcfs, frfcfs\nworkload = vecadd, bfs, kmeans\n"
+                             "[axes]\nmc.policy = fcfs, frfcfs\nworkload = mm3, bfs, kmeans\n"
                              "[baseline]\nmc.policy = fcfs\n[groups]\nby = class\n"
                              "[metric ipc]\npath = stats.gpu.ipc\n"
                              "[metric lt]\npath = stats.core.load_time\n";
@@ -67,11 +67,11 @@ static void test_tables(void **state) {
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/results", dir, dir);
     assert_int_equal(system(cmd), 0);
-    /* vecadd LOA, bfs MOA, kmeans HOA in the registry; kmeans under frfcfs failed (no file) */
-    put_result(dir, "fcfs_vecadd", 100, 10);
+    /* mm3 LOA, bfs MOA, kmeans HOA in the registry; kmeans under frfcfs failed (no file) */
+    put_result(dir, "fcfs_mm3", 100, 10);
     put_result(dir, "fcfs_bfs", 10, 20);
     put_result(dir, "fcfs_kmeans", 4, 40);
-    put_result(dir, "frfcfs_vecadd", 150, 5);
+    put_result(dir, "frfcfs_mm3", 150, 5);
     put_result(dir, "frfcfs_bfs", 40, 20);
     static struct recipe r;
     struct ws_err e = {{0}};
@@ -87,10 +87,10 @@ static void test_tables(void **state) {
     rpt_write_csv(&t, f);
     fclose(f);
     assert_string_equal(text, "job,mc.policy,workload,group,ipc,lt,ipc_norm,lt_norm\n"
-                              "fcfs_vecadd,fcfs,vecadd,LOA,100,10,1,1\n"
+                              "fcfs_mm3,fcfs,mm3,LOA,100,10,1,1\n"
                               "fcfs_bfs,fcfs,bfs,MOA,10,20,1,1\n"
                               "fcfs_kmeans,fcfs,kmeans,HOA,4,40,1,1\n"
-                              "frfcfs_vecadd,frfcfs,vecadd,LOA,150,5,1.5,0.5\n"
+                              "frfcfs_mm3,frfcfs,mm3,LOA,150,5,1.5,0.5\n"
                               "frfcfs_bfs,frfcfs,bfs,MOA,40,20,4,1\n"
                               "frfcfs_kmeans,frfcfs,kmeans,HOA,,,,\n");
     free(text);
@@ -124,7 +124,7 @@ static void test_tables(void **state) {
     char path[1024];
     snprintf(path, sizeof path, "%s/b.dat", dir);
     text = tu_slurp_file(path);
-    /* categories vecadd, bfs, kmeans, GM-LOA, GM-MOA, GM-HOA, GM at 3c + series; frfcfs has no
+    /* categories mm3, bfs, kmeans, GM-LOA, GM-MOA, GM-HOA, GM at 3c + series; frfcfs has no
      * kmeans (failed) and so no HOA mean; its GM is sqrt(1.5 * 4) */
     assert_string_equal(text, "# series fcfs\n0 1\n3 1\n6 1\n9 1\n12 1\n15 1\n18 1\n\n\n"
                               "# series frfcfs\n1 1.5\n4 4\n10 1.5\n13 4\n19 2.449489743\n\n\n");
@@ -153,8 +153,7 @@ static void test_tables(void **state) {
     assert_int_equal(rpt_load(&t2, &r2, jobs, n, dir, &e), -1);
     char want[1024];
     snprintf(want, sizeof want,
-             "r.ini:15: [metric x]: path 'stats.gpu.nope' is not in %s/results/fcfs_vecadd.json",
-             dir);
+             "r.ini:15: [metric x]: path 'stats.gpu.nope' is not in %s/results/fcfs_mm3.json", dir);
     assert_string_equal(e.msg, want);
     rpt_free(&t2);
     rpt_free(&t);
