@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "cli/cli.h"
 #include "gpu/gpu.h"
 #include "workload/workload.h"
@@ -237,11 +238,10 @@ static void print_text(const struct char_opts *o, const struct row *rows, FILE *
 }
 
 static int write_markdown(const struct char_opts *o, const struct row *rows, struct ws_err *e) {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", o->markdown) >= (int)sizeof tmp)
-        return ws_fail(e, "%s: path too long", o->markdown);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return ws_fail(e, "%s: cannot write: %s", tmp, strerror(errno));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return ws_fail(e, "out of memory");
     const char *machine = "";
     for (unsigned k = 0; k < o->n; k++)
         if (rows[k].ok) machine = rows[k].machine;
@@ -287,17 +287,13 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
             "one.\n",
             match, with_cls);
     int rc = ferror(f) ? -1 : 0;
-    if (fclose(f) != 0) rc = -1;
-    if (rc != 0) {
-        remove(tmp);
-        return ws_fail(e, "%s: write failed", tmp);
+    if (fclose(f) != 0 || rc != 0) {
+        free(text);
+        return ws_fail(e, "out of memory");
     }
-    if (rename(tmp, o->markdown) != 0) {
-        int err = errno;
-        remove(tmp);
-        return ws_fail(e, "%s: cannot rename into place: %s", o->markdown, strerror(err));
-    }
-    return 0;
+    rc = ws_write_text_atomic(o->markdown, text, len, e);
+    free(text);
+    return rc;
 }
 
 int cmd_characterize(int argc, char **argv) {
