@@ -246,7 +246,9 @@ static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, str
                            "%s:%ld: entry (%lld, %lld) lies above the diagonal of a symmetric "
                            "matrix (only the lower triangle is stored)",
                            path, ws_lines_lineno(l), i, j);
-        uint32_t w = v >= 0 ? (uint32_t)v : 0;
+        /* weights are kept only for non-negative integer matrices; clamp so that real values
+         * of any size convert defined */
+        uint32_t w = !(v >= 0) ? 0 : v >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)v;
         es_add(es, (uint32_t)(i - 1), (uint32_t)(j - 1), w, (float)v, path, e);
         if (sym && i != j) es_add(es, (uint32_t)(j - 1), (uint32_t)(i - 1), w, (float)v, path, e);
     }
