@@ -2,7 +2,7 @@
 # CI for Slurm sweeps: installs Debian's slurm-wlm and munge, starts a single-node cluster on this
 # machine (munged, slurmctld, slurmd; no systemd needed), runs a small sweep through it with
 # `warpsim sweep --slurm` and checks that its result files are byte-identical to the same sweep
-# run on the local pool. Needs root (or sudo). Not part of .ci/run.
+# run on the local pool. Needs root (or sudo). .ci/run runs it last.
 set -eu
 cd "$(dirname "$0")/.."
 SUDO=""
