@@ -78,6 +78,7 @@ static int add_axis_values(struct parse_ctx *x, struct rcp_axis *a, const char *
         char *comma = strchr(p, ',');
         if (comma) *comma = '\0';
         char *v = trim(p);
+        if (!v[0] && !comma && k > 0) break; /* "a, b," with the list going on below */
         if (!v[0])
             return ws_fail(x->e, "%s:%ld: axis '%s': empty value (item %d)", x->r->path, x->line,
                            a->key, k + 1);

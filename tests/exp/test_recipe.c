@@ -17,7 +17,7 @@ static const char good[] = "[sweep]\n"
                            "workload.bfs.nodes = 1024\n"
                            "[axes]\n"
                            "mc.policy = fcfs, frfcfs, frfcfs-cap\n"
-                           "workload = vecadd, bfs\n"
+                           "workload = vecadd, bfs,\n"
                            "  kmeans\n"
                            "[baseline]\n"
                            "mc.policy = fcfs\n"
@@ -33,7 +33,7 @@ static void test_expand(void **state) {
     struct ws_err e = {{0}};
     if (recipe_load(&r, "good.ini", good, &e) != 0) fail_msg("%s", e.msg);
     assert_int_equal(r.naxes, 2);
-    assert_int_equal(r.axes[1].n, 3); /* the indented line continues the list */
+    assert_int_equal(r.axes[1].n, 3); /* the indented line continues the list (after a ',') */
     assert_string_equal(r.axes[1].values[2], "kmeans");
     assert_int_equal(r.wl_axis, 1);
     assert_int_equal(r.base_axis, 0);
