@@ -104,25 +104,19 @@ int cfg_set_arg(struct cfg *c, const char *assign, const char *where, struct ws_
 
 /* inih calls the reader once per line, which is how we learn line numbers without inih's
  * optional INI_HANDLER_LINENO build flag. */
-struct ini_ctx {
-    struct cfg *c;
-    const char *name;
-    long line;
-    int failed;
-    struct ws_err *e;
+struct ini_src {
     FILE *f;          /* when reading a file */
     const char *text; /* when reading a string */
+    long *line;
 };
 
-static char *reader_file(char *str, int num, void *stream) {
-    struct ini_ctx *x = stream;
-    char *r = fgets(str, num, x->f);
-    if (r) x->line++;
-    return r;
-}
-
-static char *reader_string(char *str, int num, void *stream) {
-    struct ini_ctx *x = stream;
+static char *reader(char *str, int num, void *stream) {
+    struct ini_src *x = stream;
+    if (x->f) {
+        char *r = fgets(str, num, x->f);
+        if (r) ++*x->line;
+        return r;
+    }
     if (!*x->text) return NULL;
     int i = 0;
     while (i < num - 1 && x->text[i] && x->text[i] != '\n') i++;
@@ -130,9 +124,27 @@ static char *reader_string(char *str, int num, void *stream) {
     memcpy(str, x->text, (size_t)i);
     str[i] = '\0';
     x->text += i;
-    x->line++;
+    ++*x->line;
     return str;
 }
+
+int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handler_fn handler,
+                  void *user) {
+    struct ini_src x = {.text = text, .line = line};
+    *line = 0;
+    if (!text && !(x.f = fopen(path, "r"))) return -1;
+    int rc = ini_parse_stream(reader, &x, handler, user);
+    if (x.f) fclose(x.f);
+    return rc == -1 ? -2 : rc;
+}
+
+struct ini_ctx {
+    struct cfg *c;
+    const char *name;
+    long line;
+    int failed;
+    struct ws_err *e;
+};
 
 static int cfg_ini_handler(void *user, const char *section, const char *name, const char *value) {
     struct ini_ctx *x = user;
@@ -152,6 +164,7 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 }
 
 static int finish_parse(struct ini_ctx *x, int rc) {
+    if (rc == -1) return ws_fail(x->e, "%s: cannot open: %s", x->name, strerror(errno));
     if (x->failed) return -1;
     if (rc > 0)
         return ws_fail(x->e, "%s:%d: malformed line (expected [section] or key = value)", x->name,
@@ -161,18 +174,13 @@ static int finish_parse(struct ini_ctx *x, int rc) {
 }
 
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {
-    FILE *f = fopen(path, "r");
-    if (!f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
-    struct ini_ctx x = {.c = c, .name = path, .e = e, .f = f};
-    int rc = ini_parse_stream(reader_file, &x, cfg_ini_handler, &x);
-    fclose(f);
-    return finish_parse(&x, rc);
+    struct ini_ctx x = {.c = c, .name = path, .e = e};
+    return finish_parse(&x, cfg_ini_parse(path, NULL, &x.line, cfg_ini_handler, &x));
 }
 
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e) {
-    struct ini_ctx x = {.c = c, .name = name, .e = e, .text = text};
-    int rc = ini_parse_stream(reader_string, &x, cfg_ini_handler, &x);
-    return finish_parse(&x, rc);
+    struct ini_ctx x = {.c = c, .name = name, .e = e};
+    return finish_parse(&x, cfg_ini_parse(name, text, &x.line, cfg_ini_handler, &x));
 }
 
 const char *cfg_raw(const struct cfg *c, const char *key) {

@@ -39,6 +39,14 @@ struct cfg *cfg_create(void);
 void cfg_destroy(struct cfg *c);
 
 /* Reads an INI file; each `key = value` under `[section]` becomes setting "section.key". */
+/* Reads INI through inih from `text`, or from the file `path` when text is NULL, counting lines
+ * into *line as it goes so that the handler can say where it is. Returns inih's result (0, or the
+ * first line the handler or the syntax rejected), -1 when the file cannot be opened (errno
+ * says why), -2 when out of memory. */
+typedef int (*cfg_ini_handler_fn)(void *user, const char *section, const char *name,
+                                  const char *value);
+int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handler_fn handler,
+                  void *user);
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e);
 /* Parses INI text held in memory (tests); `name` is used as the file name in messages. */
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e);

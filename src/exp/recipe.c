@@ -1,14 +1,14 @@
-/* Experiment recipes (see recipe.h): INI through inih, a line-counting reader for messages. */
+/* Experiment recipes (see recipe.h): INI through cfg_ini_parse, which counts lines for messages. */
 #include "exp/recipe.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "base/cfg.h"
 #include "mem/mc/policy.h"
 #include "workload/workload.h"
 
@@ -17,29 +17,7 @@ struct parse_ctx {
     long line;
     bool failed;
     struct ws_err *e;
-    FILE *f;
-    const char *text;
 };
-
-static char *read_file_line(char *str, int num, void *stream) {
-    struct parse_ctx *x = stream;
-    char *s = fgets(str, num, x->f);
-    if (s) x->line++;
-    return s;
-}
-
-static char *read_text_line(char *str, int num, void *stream) {
-    struct parse_ctx *x = stream;
-    if (!*x->text) return NULL;
-    int i = 0;
-    while (i < num - 1 && x->text[i] && x->text[i] != '\n') i++;
-    if (x->text[i] == '\n' && i < num - 1) i++;
-    memcpy(str, x->text, (size_t)i);
-    str[i] = '\0';
-    x->text += i;
-    x->line++;
-    return str;
-}
 
 static char *trim(char *s) {
     while (isspace((unsigned char)*s)) s++;
@@ -495,16 +473,9 @@ int recipe_load(struct recipe *r, const char *path, const char *text, struct ws_
     if (strlen(path) >= sizeof r->path) return ws_fail(e, "%s: path too long", path);
     strcpy(r->path, path);
     r->wl_axis = r->base_axis = r->base_value = -1;
-    struct parse_ctx x = {.r = r, .e = e, .text = text};
-    int rc;
-    if (text) {
-        rc = ini_parse_stream(read_text_line, &x, handler, &x);
-    } else {
-        x.f = fopen(path, "r");
-        if (!x.f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
-        rc = ini_parse_stream(read_file_line, &x, handler, &x);
-        fclose(x.f);
-    }
+    struct parse_ctx x = {.r = r, .e = e};
+    int rc = cfg_ini_parse(path, text, &x.line, handler, &x);
+    if (rc == -1) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
     if (x.failed) return -1;
     if (rc > 0)
         return ws_fail(e, "%s:%d: malformed line (expected [section] or key = value)", path, rc);
