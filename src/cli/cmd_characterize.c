@@ -31,9 +31,7 @@ struct row {
     int ok;
     char err[1024];
     char machine[64];
-    uint64_t warp_insts, cycles, load_warps, kernels;
-    int stopped_early;
-    double offchip, coalescing, conc, l1_miss, l2_miss, mem_share, ipc, seconds;
+    struct gpu_summary s;
 };
 
 struct char_opts {
@@ -113,25 +111,11 @@ static void run_one(const struct char_opts *o, const char *name, struct row *r) 
     snprintf(wl, sizeof wl, "workload.name=%s", name);
     snprintf(sz, sizeof sz, "workload.size=%s", o->size);
     const char *extra[2] = {wl, sz};
-    struct gpu_summary s;
-    if (cli_simulate(&o->common, extra, 2, &s, r->machine, sizeof r->machine, &e) != 0) {
+    if (cli_simulate(&o->common, extra, 2, &r->s, r->machine, sizeof r->machine, &e) != 0) {
         snprintf(r->err, sizeof r->err, "%s", e.msg);
         return;
     }
     r->ok = 1;
-    r->warp_insts = s.warp_insts;
-    r->cycles = s.cycles;
-    r->load_warps = s.load_warps;
-    r->kernels = s.kernels;
-    r->stopped_early = s.stopped_early;
-    r->offchip = s.offchip_per_load;
-    r->coalescing = s.coalescing;
-    r->conc = s.l1_concentration;
-    r->l1_miss = s.l1_miss_rate;
-    r->l2_miss = s.l2_miss_rate;
-    r->mem_share = s.mem_inst_share;
-    r->ipc = s.ipc;
-    r->seconds = s.host_seconds;
 }
 
 static int read_full(int fd, void *buf, size_t n) {
@@ -209,7 +193,7 @@ static int run_all(const struct char_opts *o, struct row *rows, struct ws_err *e
 }
 
 static const char *cls_of(const struct row *r) {
-    return r->ok && r->load_warps ? gpu_load_class(r->offchip) : "-";
+    return r->ok && r->s.load_warps ? gpu_load_class(r->s.offchip_per_load) : "-";
 }
 
 static void print_text(const struct char_opts *o, const struct row *rows, FILE *out) {
@@ -221,19 +205,21 @@ static void print_text(const struct char_opts *o, const struct row *rows, FILE *
             continue;
         }
         fprintf(out, "warpsim characterize: %s (%s) on %s, %s size%s\n", o->names[k], wi->suite,
-                r->machine, o->size, r->stopped_early ? " (stopped at the configured limit)" : "");
+                r->machine, o->size,
+                r->s.stopped_early ? " (stopped at the configured limit)" : "");
         fprintf(out, "  %-34s %.2f -> %s (expected %s)\n", "off-chip accesses per load warp",
-                r->offchip, cls_of(r), wi->cls);
+                r->s.offchip_per_load, cls_of(r), wi->cls);
         fprintf(out, "  %-34s %.2f line requests per warp memory instruction\n",
-                "coalescing degree", r->coalescing);
+                "coalescing degree", r->s.coalescing);
         fprintf(out, "  %-34s %.2f (1 ideal, 32 one set)\n", "intra-warp L1D set concentration",
-                r->conc);
-        fprintf(out, "  %-34s L1D %.1f%%, L2 %.1f%%\n", "miss rates", 100 * r->l1_miss,
-                100 * r->l2_miss);
+                r->s.l1_concentration);
+        fprintf(out, "  %-34s L1D %.1f%%, L2 %.1f%%\n", "miss rates", 100 * r->s.l1_miss_rate,
+                100 * r->s.l2_miss_rate);
         fprintf(out, "  %-34s %.1f%% of %llu warp instructions\n", "memory instructions",
-                100 * r->mem_share, (unsigned long long)r->warp_insts);
-        fprintf(out, "  %-34s %.2f over %llu cycles, %llu kernels (%.1f s)\n", "IPC", r->ipc,
-                (unsigned long long)r->cycles, (unsigned long long)r->kernels, r->seconds);
+                100 * r->s.mem_inst_share, (unsigned long long)r->s.warp_insts);
+        fprintf(out, "  %-34s %.2f over %llu cycles, %llu kernels (%.1f s)\n", "IPC", r->s.ipc,
+                (unsigned long long)r->s.cycles, (unsigned long long)r->s.kernels,
+                r->s.host_seconds);
     }
 }
 
@@ -278,9 +264,10 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
         fprintf(f,
                 "| %s | %s | %s | %s | %.2f | %.2f | %.2f | %.1f%% | %.1f%% | %.1f%% | %.1f | "
                 "%llu%s | %s |\n",
-                wi->name, wi->suite, wi->cls, cls_of(r), r->offchip, r->coalescing, r->conc,
-                100 * r->l1_miss, 100 * r->l2_miss, 100 * r->mem_share, r->ipc,
-                (unsigned long long)r->warp_insts, r->stopped_early ? " (capped)" : "", wi->desc);
+                wi->name, wi->suite, wi->cls, cls_of(r), r->s.offchip_per_load, r->s.coalescing,
+                r->s.l1_concentration, 100 * r->s.l1_miss_rate, 100 * r->s.l2_miss_rate,
+                100 * r->s.mem_inst_share, r->s.ipc, (unsigned long long)r->s.warp_insts,
+                r->s.stopped_early ? " (capped)" : "", wi->desc);
     }
     fprintf(f,
             "\nThe measured class equals the expected one for %u of the %u workloads that have "
