@@ -145,15 +145,13 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
     fprintf(out, "  divergence in controllers  %.1f%% (In-MC; the rest before them: Ex-MC)\n",
             100.0 * s->lat_div_in_mc_share);
     print_hist_line(out, "load-warp execution time", gpu_hist_load_time(g));
+    double ej = s->energy_j > 0 ? s->energy_j : 1; /* shares of the total */
     fprintf(out,
             "  energy                     %.4g J (%.1f W): core %.1f%%, register file %.1f%%, "
             "caches %.1f%%, NoC %.1f%%, DRAM %.1f%%, static %.1f%%\n",
-            s->energy_j, s->power_w, 100 * s->energy_core_j / (s->energy_j ? s->energy_j : 1),
-            100 * s->energy_rf_j / (s->energy_j ? s->energy_j : 1),
-            100 * s->energy_cache_j / (s->energy_j ? s->energy_j : 1),
-            100 * s->energy_noc_j / (s->energy_j ? s->energy_j : 1),
-            100 * s->energy_dram_j / (s->energy_j ? s->energy_j : 1),
-            100 * s->energy_static_j / (s->energy_j ? s->energy_j : 1));
+            s->energy_j, s->power_w, 100 * s->energy_core_j / ej, 100 * s->energy_rf_j / ej,
+            100 * s->energy_cache_j / ej, 100 * s->energy_noc_j / ej, 100 * s->energy_dram_j / ej,
+            100 * s->energy_static_j / ej);
     fprintf(out,
             "  speed                      %.3f M warp instructions/s, %.0f k cycles/s "
             "(%.2f s)\n",
