@@ -2,8 +2,10 @@
  * scheduler that keeps FR-FCFS's first-ready rule and replaces its FCFS parts with three
  * warp-aware ones, each switchable so that its contribution can be measured:
  *  - request priority (mc.warped.request): among a bank's row hits, a read that is the last
- *    pending request of its warp-load (n_pending == 1 in the shared WET, priority H) goes before
- *    the other hits (priority M), which go oldest first;
+ *    pending request of its warp-load (n_pending == 1 in the shared WET, priority H) goes first;
+ *    then the hits of the warp-load whose request the bank served last, when that one still had
+ *    others pending (priority M: Algorithm 1 lines 9-10, "the pending requests have to be
+ *    scheduled consecutively to finish the warp quickly"); then the other hits, oldest first;
  *  - row priority (mc.warped.row): on a row miss, the bank opens the pending row with the highest
  *    row-scoreboard score (ties: the row of the oldest request). A row's 4-bit saturating score
  *    counts its requests seen as the last of their warp; it returns to 0 when the row is opened;
@@ -53,6 +55,7 @@ struct wm {
     uint8_t score_max;
     struct rs_slot *rs; /* [nbanks][rs_rows] */
     uint8_t *miss_seen; /* [nbanks] this bank's current row miss has been counted (Fig. 7b) */
+    uint64_t *mwarp;    /* [nbanks] WET slot + 1 of the warp-load served last with others left */
     struct wm_stats st;
 };
 
@@ -106,9 +109,11 @@ static struct wm *wm_alloc(const struct mc_policy_env *env, const struct wm_cfg 
     p->score_max = (uint8_t)((1u << cfg->score_bits) - 1);
     p->rs = calloc((size_t)env->nbanks * (size_t)cfg->rs_rows, sizeof *p->rs);
     p->miss_seen = calloc(env->nbanks, 1);
-    if (!p->rs || !p->miss_seen) {
+    p->mwarp = calloc(env->nbanks, sizeof *p->mwarp);
+    if (!p->rs || !p->miss_seen || !p->mwarp) {
         free(p->rs);
         free(p->miss_seen);
+        free(p->mwarp);
         free(p);
         return ws_fail(e, "out of memory"), NULL;
     }
@@ -133,6 +138,7 @@ static void wm_destroy(void *st) {
     struct wm *p = st;
     free(p->rs);
     free(p->miss_seen);
+    free(p->mwarp);
     free(p);
 }
 
@@ -187,6 +193,11 @@ static void wm_issue(void *st, const struct mc_view *v, const struct mc_choice *
         struct rs_slot *s = rs_of(p, c->req);
         if (s) s->score = 0; /* the chosen row is open: its urgency is served as hits */
     }
+    if (c->req && dram_cmd_is_col(c->cmd) && p->wt) {
+        /* served now (its n_pending still counts it): its warp's other hits become M */
+        const struct mc_req *r = c->req;
+        p->mwarp[r->bank] = wt_pending(p->wt, r) >= 2 ? r->scratch[WT_SLOT] : 0;
+    }
 }
 
 /* A bank's request under the enabled parts, and FR-FCFS's (base) for the statistics. */
@@ -201,6 +212,8 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
     int32_t open = mcv_open_row(v, b);
     if (open >= 0 && mcv_bank_hits(v, q, b)) {
         bp.hit = true;
+        struct mc_req *m = NULL;
+        uint64_t mw = p->mwarp[b];
         for (struct mc_req *r = head; r; r = r->bnext) {
             if ((int32_t)r->da.row != open) continue;
             if (!bp.base) bp.base = r;
@@ -209,8 +222,9 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
                 bp.req = r;
                 break;
             }
+            if (!m && mw && r->scratch[WT_SLOT] == mw) m = r;
         }
-        if (!bp.req) bp.req = bp.base;
+        if (!bp.req) bp.req = m ? m : bp.base;
     } else {
         bp.req = bp.base = head;
         if (p->cfg.row) {

@@ -60,6 +60,29 @@ static void test_request_priority(void **state) {
     finish(x, end);
 }
 
+/* Priority M (Algorithm 1 lines 9-10): after a request of a warp-load with others still pending
+ * is served, that warp-load's other hits go next. Row 5 of bank (0,0): R0, R3, R4 of warp 1, R1
+ * and R2 of warp 2. R0 opens the row; then no hit is any warp's last, and R3 (M: warp 1's) passes
+ * the older R1; R4 is then warp 1's last (H); then R1, and R2 as warp 2's last. FR-FCFS: in
+ * arrival order. */
+static void test_request_priority_m(void **state) {
+    (void)state;
+    static const uint32_t warp[] = {1, 2, 2, 1, 1};
+    struct run *x = start(WARPED);
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, warp[i]);
+    uint64_t end = run_idle(x, 0);
+    static const uint64_t tags[] = {0, 3, 4, 1, 2};
+    EXPECT_SERVED(x, tags, NULL);
+    finish(x, end);
+
+    x = start(WARPED "warped.request=false\n");
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, warp[i]);
+    end = run_idle(x, 0);
+    static const uint64_t fr[] = {0, 1, 2, 3, 4};
+    EXPECT_SERVED(x, fr, NULL);
+    finish(x, end);
+}
+
 /* Bank (0,0) closed: R0 and R1 of warp 1 want row 9 (neither is its warp's last), R2 of warp 2
  * alone wants row 7 (its warp's last: row 7 scores 1). Row priority opens row 7 first although
  * R0 is older; without it the oldest request's row (9) opens first. */
@@ -234,6 +257,7 @@ static void test_conservation(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_request_priority),
+        cmocka_unit_test(test_request_priority_m),
         cmocka_unit_test(test_row_priority),
         cmocka_unit_test(test_row_score_saturates),
         cmocka_unit_test(test_row_scoreboard_full),
