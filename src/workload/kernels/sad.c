@@ -357,12 +357,12 @@ struct workload *sad_create(struct cfg *c, const struct workload_common *wc, str
     const char *bad = sc.width % 16    ? "workload.sad.width"
                       : sc.height % 16 ? "workload.sad.height"
                                        : NULL;
+    int64_t badv = sc.width % 16 ? sc.width : sc.height;
     if (bad)
         return ws_fail(e,
                        "%s: %s = %lld must be a multiple of 16 (main.cu works on whole "
                        "macroblocks)",
-                       cfg_origin(c, bad, where, sizeof where), bad,
-                       (long long)(bad[13] == 'w' ? sc.width : sc.height)),
+                       cfg_origin(c, bad, where, sizeof where), bad, (long long)badv),
                NULL;
     struct sad *s = calloc(1, sizeof *s);
     if (!s) return ws_fail(e, "sad: out of memory"), NULL;
