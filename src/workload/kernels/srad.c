@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "workload/kernels/kmodel.h"
+#include "workload/kernels/srad.h"
 
 enum { SB = 16 };
 enum { P_E, P_W, P_N, P_S, P_J, P_C, P_COLS, P_ROWS, P_Q0, P_LAMBDA };
@@ -135,36 +136,7 @@ static const struct km_inst srad1_code[] = {
     KM_OP2(KM_FSUB, 23, KR(23), KR(21)), /* s */
     KM_OP2(KM_FSUB, 24, KR(24), KR(21)), /* w */
     KM_OP2(KM_FSUB, 25, KR(25), KR(21)), /* e */
-    KM_OP2(KM_FMUL, 26, KR(22), KR(22)),
-    KM_OP3(KM_FFMA, 26, KR(23), KR(23), KR(26)),
-    KM_OP3(KM_FFMA, 26, KR(24), KR(24), KR(26)),
-    KM_OP3(KM_FFMA, 26, KR(25), KR(25), KR(26)),
-    KM_OP2(KM_FMUL, 27, KR(21), KR(21)),
-    KM_MUFU_(KM_RCP, 27, KR(27)),
-    KM_OP2(KM_FMUL, 26, KR(26), KR(27)), /* g2 */
-    KM_OP2(KM_FADD, 28, KR(22), KR(23)),
-    KM_OP2(KM_FADD, 28, KR(28), KR(24)),
-    KM_OP2(KM_FADD, 28, KR(28), KR(25)),
-    KM_MUFU_(KM_RCP, 29, KR(21)),
-    KM_OP2(KM_FMUL, 28, KR(28), KR(29)), /* l */
-    KM_OP2(KM_FMUL, 29, KR(28), KR(28)),
-    KM_OP2(KM_FMUL, 29, KR(29), KF(-0.0625f)),
-    KM_OP3(KM_FFMA, 29, KR(26), KF(0.5f), KR(29)),    /* num */
-    KM_OP3(KM_FFMA, 30, KR(28), KF(0.25f), KF(1.0f)), /* den */
-    KM_OP2(KM_FMUL, 30, KR(30), KR(30)),
-    KM_MUFU_(KM_RCP, 30, KR(30)),
-    KM_OP2(KM_FMUL, 29, KR(29), KR(30)), /* qsqr */
-    KM_OP2(KM_FADD, 30, KP(P_Q0), KF(1.0f)),
-    KM_OP2(KM_FMUL, 30, KP(P_Q0), KR(30)),
-    KM_MUFU_(KM_RCP, 30, KR(30)),
-    KM_OP2(KM_FSUB, 31, KR(29), KP(P_Q0)),
-    KM_OP2(KM_FMUL, 31, KR(31), KR(30)), /* den */
-    KM_OP2(KM_FADD, 31, KR(31), KF(1.0f)),
-    KM_MUFU_(KM_RCP, 31, KR(31)), /* c */
-    KM_FSETP_(KM_LT, 0, KR(31), KF(0.0f)),
-    KM_SEL_(31, KF(0.0f), KR(31), 0),
-    KM_FSETP_(KM_GT, 0, KR(31), KF(1.0f)),
-    KM_SEL_(31, KF(1.0f), KR(31), 0),
+    SRAD_COEF(P_Q0),
     KM_STS(4, KR(10), S1_RES, KR(31)),
     KM_BAR_(),
     KM_OP3(KM_IMAD, 12, KR(5), KI(4), KP(P_C)),
@@ -275,10 +247,27 @@ struct srad {
 
 static const float LAMBDA = 0.5f;
 
-static int64_t fparam(float f) {
+int64_t srad_fparam(float f) {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
     return u;
+}
+
+float srad_coef_host(float jc, float nv, float sv, float wv, float ev, float q0) {
+    float qd = 1.0f / (q0 * (q0 + 1.0f));
+    float t = nv * nv;
+    t = fmaf(sv, sv, t);
+    t = fmaf(wv, wv, t);
+    t = fmaf(ev, ev, t);
+    float g2 = t * (1.0f / (jc * jc));
+    float l = (nv + sv + wv + ev) * (1.0f / jc);
+    float num = fmaf(g2, 0.5f, (l * l) * -0.0625f);
+    float den = fmaf(l, 0.25f, 1.0f);
+    float qsqr = num * (1.0f / (den * den));
+    float cc = 1.0f / ((qsqr - q0) * qd + 1.0f);
+    if (cc < 0.0f) cc = 0.0f;
+    if (cc > 1.0f) cc = 1.0f;
+    return cc;
 }
 
 /* q0sqr of the region of interest (rows and columns 0..127, within the image), as srad.cu. */
@@ -312,8 +301,8 @@ static int srad_next(struct workload *w, struct kernel_desc *k, struct ws_err *e
     l.param[P_J] = (int64_t)s->d_j;
     l.param[P_C] = (int64_t)s->d_c;
     l.param[P_COLS] = l.param[P_ROWS] = s->n;
-    l.param[P_Q0] = fparam(s->q0sqr);
-    l.param[P_LAMBDA] = fparam(LAMBDA);
+    l.param[P_Q0] = srad_fparam(s->q0sqr);
+    l.param[P_LAMBDA] = srad_fparam(LAMBDA);
     if (km_run_launch(s->kw.run, &l, k, e)) return -1;
     k->id = s->launches++;
     k->copies = s->copies;
@@ -346,25 +335,14 @@ static int srad_verify(struct workload *w, struct ws_err *e) {
     }
     for (uint32_t i = 0; i < nn; i++) j[i] = image0(i);
     for (uint32_t it = 0; it < s->it; it++) {
-        float q0 = roi_q0sqr(j, n), qd = 1.0f / (q0 * (q0 + 1.0f));
+        float q0 = roi_q0sqr(j, n);
         for (uint32_t y = 0; y < n; y++)
             for (uint32_t x = 0; x < n; x++) {
                 size_t i = (size_t)y * n + x;
                 float jc = j[i];
                 float nv = j[i - (y > 0 ? n : 0)] - jc, sv = j[i + (y + 1 < n ? n : 0)] - jc,
                       wv = j[i - (x > 0)] - jc, ev = j[i + (x + 1 < n)] - jc;
-                float t = nv * nv;
-                t = fmaf(sv, sv, t);
-                t = fmaf(wv, wv, t);
-                t = fmaf(ev, ev, t);
-                float g2 = t * (1.0f / (jc * jc));
-                float l = (nv + sv + wv + ev) * (1.0f / jc);
-                float num = fmaf(g2, 0.5f, (l * l) * -0.0625f);
-                float den = fmaf(l, 0.25f, 1.0f);
-                float qsqr = num * (1.0f / (den * den));
-                float cc = 1.0f / ((qsqr - q0) * qd + 1.0f);
-                if (cc < 0.0f) cc = 0.0f;
-                if (cc > 1.0f) cc = 1.0f;
+                float cc = srad_coef_host(jc, nv, sv, wv, ev, q0);
                 c[i] = cc, dn[i] = nv, ds[i] = sv, dw[i] = wv, de[i] = ev;
             }
         float q = LAMBDA * 0.25f;
