@@ -153,8 +153,41 @@ static int on_baseline(struct parse_ctx *x, const char *name, const char *value)
 
 static int on_groups(struct parse_ctx *x, const char *name, const char *value) {
     struct recipe *r = x->r;
-    if (strcasecmp(name, "by") != 0)
-        return ws_fail(x->e, "%s:%ld: [groups]: unknown key '%s' (by)", r->path, x->line, name);
+    if (strcasecmp(name, "by") != 0) {
+        /* a named group: NAME = workloads (repeating NAME on a later line appends) */
+        int g = 0;
+        while (g < r->ngroups && strcasecmp(r->groups[g].key, name) != 0) g++;
+        if (g == r->ngroups) {
+            if (r->ngroups == RCP_MAX_GROUPS)
+                return ws_fail(x->e, "%s:%ld: [groups]: more than %d named groups", r->path,
+                               x->line, RCP_MAX_GROUPS);
+            if (strlen(name) > 15) /* the report's group labels hold 15 */
+                return ws_fail(x->e, "%s:%ld: [groups]: group name '%s' longer than 15 characters",
+                               r->path, x->line, name);
+            r->ngroups++;
+            snprintf(r->groups[g].key, sizeof r->groups[g].key, "%s", name);
+            r->groups[g].line = x->line;
+        }
+        int before = r->groups[g].n;
+        if (add_axis_values(x, &r->groups[g], value) != 0) return -1;
+        for (int i = before; i < r->groups[g].n; i++) {
+            const char *w = r->groups[g].values[i];
+            if (!workload_find(w))
+                return ws_fail(x->e, "%s:%ld: [groups]: group '%s': unknown workload '%s'", r->path,
+                               x->line, name, w);
+            for (int o = 0; o < r->ngroups; o++)
+                for (int k = 0; o != g && k < r->groups[o].n; k++)
+                    if (!strcasecmp(r->groups[o].values[k], w))
+                        return ws_fail(x->e,
+                                       "%s:%ld: [groups]: workload '%s' is in group '%s' and '%s'",
+                                       r->path, x->line, w, r->groups[o].key, name);
+        }
+        r->group_by = GROUP_NAMED;
+        return 0;
+    }
+    if (r->ngroups)
+        return ws_fail(x->e, "%s:%ld: [groups]: 'by' and named groups exclude each other", r->path,
+                       x->line);
     if (!strcasecmp(value, "class"))
         r->group_by = GROUP_CLASS;
     else if (!strcasecmp(value, "load_class"))

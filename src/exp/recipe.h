@@ -11,7 +11,9 @@
  *                                   fastest; a key repeated on a later line appends values
  *   [baseline] axis = value         normalised = job / the job with this value, other axes equal
  *   [groups]  by = class|load_class|none   workload classes for means (registry class LOA/MOA/HOA,
- *                                   or the class measured in the baseline job)
+ *                                   or the class measured in the baseline job), or named groups:
+ *             NAME = wl1, wl2, ...  the recipe's own grouping (e.g. a paper's Type-1 / Type-2
+ *                                   sets); a workload in no group is "other"
  *   [metric NAME]  path (dots into the result JSON), label, unit
  *   [figure NAME]  kind = bars|box|line|stack, metric (stack: a comma list), x, series,
  *                  normalise = yes|no, title, ylabel
@@ -70,7 +72,8 @@ struct rcp_figure {
     bool normalise_set;
 };
 
-enum rcp_group_by { GROUP_CLASS, GROUP_LOAD_CLASS, GROUP_NONE };
+enum rcp_group_by { GROUP_CLASS, GROUP_LOAD_CLASS, GROUP_NONE, GROUP_NAMED };
+enum { RCP_MAX_GROUPS = 8 };
 
 struct recipe {
     char path[512];
@@ -85,6 +88,8 @@ struct recipe {
     long base_line;
     char base_key[RCP_KEY], base_val[RCP_NAME]; /* as written */
     enum rcp_group_by group_by;
+    int ngroups; /* GROUP_NAMED: key = the group's name, values = its workloads */
+    struct rcp_axis groups[RCP_MAX_GROUPS];
     int nmetrics;
     struct rcp_metric metrics[RCP_MAX_METRICS];
     int nfigs;

@@ -124,6 +124,12 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
         } else if (r->group_by == GROUP_LOAD_CLASS) {
             g = lclass[r->base_axis >= 0 ? partner(t, j) : j];
             if (!g[0]) g = "-";
+        } else if (r->group_by == GROUP_NAMED) {
+            const char *w = recipe_job_workload(r, &jobs[j]);
+            g = "-";
+            for (int k = 0; k < r->ngroups; k++)
+                for (int i = 0; i < r->groups[k].n; i++)
+                    if (!strcasecmp(r->groups[k].values[i], w)) g = r->groups[k].key;
         }
         if (!strcmp(g, "-")) g = "other"; /* the registry's "no class" */
         snprintf(t->group[j], sizeof t->group[j], "%s", g);
