@@ -111,22 +111,22 @@ static uint32_t stages(uint32_t n) {
     return l * (l + 1) / 2;
 }
 
-/* PVR: 2048 URL lines; the map copies (count, offset) through shared memory, one record per
+/* PVR: 4096 URL lines; the map copies (count, offset) through shared memory, one record per
  * thread: its global loads are coalesced (a warp's 32 keys are 128 contiguous bytes). */
 static void test_pvr(void **state) {
     (void)state;
     struct workload *w = make("[workload]\nname = pvr\n");
-    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 8192 + 8192};
+    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 16384 + 16384};
     run(w, &s);
     assert_int_equal(s.mapcount, 1);
     assert_int_equal(s.map, 1);
-    assert_int_equal(s.bitonic, stages(2048)); /* 66 */
+    assert_int_equal(s.bitonic, stages(4096)); /* 78 */
     assert_int_equal(s.copies, 2);
     assert_int_equal(s.bounds, 1);
-    assert_int_equal(s.launches, 5 + stages(2048));
-    /* d_inputKeys then d_inputVals, 8 KB each: 64 warps read one line from each */
-    assert_int_equal(s.loads, 2 * 64);
-    assert_int_equal(s.lines, 2 * 64);
+    assert_int_equal(s.launches, 5 + stages(4096));
+    /* d_inputKeys then d_inputVals, 16 KB each: 128 warps read one line from each */
+    assert_int_equal(s.loads, 2 * 128);
+    assert_int_equal(s.lines, 2 * 128);
     uint64_t insts = s.warp_insts;
     w->vt->destroy(w);
     /* deterministic */
@@ -137,15 +137,15 @@ static void test_pvr(void **state) {
     w->vt->destroy(w);
 }
 
-/* SS: 64 documents x 32 features, 2016 pairs. A warp's lanes are pairs (i, j..j+31): doc1's row
+/* SS: 96 documents x 32 features, 4560 pairs. A warp's lanes are pairs (i, j..j+31): doc1's row
  * is one address, doc2's rows are 128 bytes apart, so each float4 load of b touches up to 32
- * lines; the matrix is the first allocation (8 KB). */
+ * lines; the matrix is the first allocation (12 KB). */
 static void test_ss(void **state) {
     (void)state;
     struct workload *w = make("[workload]\nname = ss\n");
-    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 64 * 32 * 4};
+    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 96 * 32 * 4};
     run(w, &s);
-    assert_int_equal(s.bitonic, stages(2016));
+    assert_int_equal(s.bitonic, stages(4560));
     assert_int_equal(s.map, 1);
     assert_true(s.loads > 0);
     /* lines per warp load of the matrix: the a-row loads touch 1-2, the b-row loads up to 32 */
@@ -156,7 +156,7 @@ static void test_ss(void **state) {
     w->vt->destroy(w);
 }
 
-/* PVC: 2048 log entries, two MapReduce passes (the first with a reduce). The map reads the
+/* PVC: 4096 log entries, two MapReduce passes (the first with a reduce). The map reads the
  * entry bytes of 32 different lines per warp load. */
 static void test_pvc(void **state) {
     (void)state;
@@ -169,18 +169,18 @@ static void test_pvc(void **state) {
     assert_int_equal(s.red, 1);
     assert_int_equal(s.copies, 4);
     assert_int_equal(s.bounds, 2);
-    assert_true(s.bitonic >= stages(2048) + stages(1024));
+    assert_true(s.bitonic >= stages(4096) + stages(2048));
     assert_true(s.ndiv >= 2); /* the hash loops' byte loads */
     fprintf(stderr, "pvc: %u launches, %u divergent Mapper loads\n", s.launches, s.ndiv);
     w->vt->destroy(w);
 }
 
-/* IIX: 4 HTML files of 16 KB; each thread scans its own ~1 KB block byte by byte, so the scan
+/* IIX: 8 HTML files of 16 KB; each thread scans its own ~1 KB block byte by byte, so the scan
  * load touches a line per lane; many divergent load PCs in the Mapper (seed 001: 26). */
 static void test_iix(void **state) {
     (void)state;
     struct workload *w = make("[workload]\nname = iix\n");
-    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 4 * 17 * 1024};
+    struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 8 * 17 * 1024};
     run(w, &s);
     assert_int_equal(s.mapcount, 1);
     assert_int_equal(s.map, 1);

@@ -52,7 +52,13 @@
 #include "base/rng.h"
 #include "workload/kernels/kmodel.h"
 
-enum { MR_BLOCK = 256, MR_COPY_BLOCK = 128, MR_COPY_GRID = 512, MR_BOUND_BLOCK = 512 };
+enum {
+    MR_MAXCOPY = 80,
+    MR_BLOCK = 256,
+    MR_COPY_BLOCK = 128,
+    MR_COPY_GRID = 512,
+    MR_BOUND_BLOCK = 512
+};
 #define LO32 KI(0xffffffffll)
 #define HI32 KI((int64_t)0xffffffff00000000ull)
 
@@ -804,7 +810,7 @@ struct mars {
     uint64_t d_out_keys, d_out_vals, d_out_os; /* final output of the job */
     uint32_t out_n;
     uint64_t out_kb, out_vb;
-    struct wl_copy copies[8];
+    struct wl_copy copies[MR_MAXCOPY];
     uint32_t ncopies;
     /* app inputs */
     uint64_t d_file[64]; /* pvc/pvr: the log; iix: one per file */
@@ -813,6 +819,8 @@ struct mars {
     uint64_t text_len[64];
     float *matrix;
     uint64_t d_matrix;
+    float *ss_keys; /* verify: host keys, bitonic order and pairs */
+    int32_t *ss_order, *ss_pair;
     uint32_t docs, dim;
 };
 
@@ -854,9 +862,9 @@ static int start_map(struct mars *m, struct km_launch *l, struct ws_err *e) {
     memcpy(host(m, m->d_ikeys, in->kbytes), in->keys, in->kbytes);
     memcpy(host(m, m->d_ivals, in->vbytes), in->vals, in->vbytes);
     memcpy(host(m, m->d_ios, 16ull * in->n), in->os, 16ull * in->n);
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_ikeys, in->kbytes);
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_ivals, in->vbytes);
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_ios, 16ull * in->n);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ikeys, in->kbytes);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ivals, in->vbytes);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ios, 16ull * in->n);
     uint32_t blocks = (in->n + MR_BLOCK - 1) / MR_BLOCK;
     m->threads = blocks * MR_BLOCK;
     if (dev(m, &m->d_ks, 4ull * m->threads, "d_interKeysSizePerTask", e) ||
@@ -991,7 +999,7 @@ static int bound_done(struct mars *m, struct ws_err *e) {
         dev(m, &m->d_rng, 8ull * g, "interKeyListRange", e))
         return -1;
     memcpy(host(m, m->d_rng, 8ull * g), m->range, 8ull * g);
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_rng, 8ull * g);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_rng, 8ull * g);
     return 0;
 }
 
@@ -1218,6 +1226,67 @@ static int check_groups(struct mars *m, struct truth *t, const char *what, int e
     return 0;
 }
 
+/* SimilarityScore's key for pair k as the map computes it (same float operations, same order). */
+static float ss_key(const struct mars *m, uint32_t i, uint32_t j) {
+    const float *a = &m->matrix[(size_t)i * m->dim], *b = &m->matrix[(size_t)j * m->dim];
+    float up = 0, d1 = 0, d2 = 0;
+    for (uint32_t c = 0; c < m->dim; c += 4) {
+        float t = a[c] * b[c];
+        t = fmaf(a[c + 1], b[c + 1], t);
+        t = fmaf(a[c + 2], b[c + 2], t);
+        t = fmaf(a[c + 3], b[c + 3], t);
+        up = up + t;
+        t = a[c] * a[c];
+        t = fmaf(a[c + 1], a[c + 1], t);
+        t = fmaf(a[c + 2], a[c + 2], t);
+        t = fmaf(a[c + 3], a[c + 3], t);
+        d1 = d1 + t;
+        t = b[c] * b[c];
+        t = fmaf(b[c + 1], b[c + 1], t);
+        t = fmaf(b[c + 2], b[c + 2], t);
+        t = fmaf(b[c + 3], b[c + 3], t);
+        d2 = d2 + t;
+    }
+    float down = sqrtf(d1) * sqrtf(d2);
+    return up * (1.0f / down);
+}
+
+/* SS's compare is not a total order (scores within 1e-7 are "equal"), so the sorted output is
+ * checked against the same bitonic network run on the host: record i must be the pair the
+ * network puts there, with the same key bits. The host order is made on the first call. */
+static int ss_order(struct mars *m, uint32_t i, float score, const int32_t d[2]) {
+    if (!m->ss_order) {
+        uint32_t n = m->docs * (m->docs - 1) / 2, p = m->padded, k = 0;
+        m->ss_keys = malloc(n * sizeof *m->ss_keys);
+        m->ss_order = malloc(p * sizeof *m->ss_order);
+        m->ss_pair = malloc(2ull * n * sizeof *m->ss_pair);
+        if (!m->ss_keys || !m->ss_order || !m->ss_pair) return -1;
+        for (uint32_t a = 0; a < m->docs; a++)
+            for (uint32_t b = a + 1; b < m->docs; b++, k++)
+                m->ss_keys[k] = ss_key(m, a, b), m->ss_pair[2 * k] = (int32_t)a,
+                m->ss_pair[2 * k + 1] = (int32_t)b;
+        for (uint32_t x = 0; x < p; x++) m->ss_order[x] = x < n ? (int32_t)x : -1;
+        for (uint32_t kk = 2; kk <= p; kk *= 2)
+            for (uint32_t j = kk / 2; j > 0; j /= 2)
+                for (uint32_t x = 0; x < p; x++) {
+                    uint32_t y = x ^ j;
+                    if (y <= x) continue;
+                    int32_t u = m->ss_order[x], v = m->ss_order[y];
+                    int c;
+                    if (u < 0 || v < 0)
+                        c = u == v ? 0 : u < 0 ? -1 : 1;
+                    else {
+                        float fa = m->ss_keys[u], fb = m->ss_keys[v];
+                        c = fabsf(fa - fb) < 0.0000001f ? 0 : fa < fb ? 1 : -1;
+                    }
+                    if (c == ((x & kk) == 0 ? 1 : -1)) m->ss_order[x] = v, m->ss_order[y] = u;
+                }
+    }
+    int32_t want = m->ss_order[m->padded - m->out_n + i];
+    return want < 0 || memcmp(&m->ss_keys[want], &score, 4) != 0 || m->ss_pair[2 * want] != d[0] ||
+           m->ss_pair[2 * want + 1] != d[1];
+}
+
 static int mars_verify(struct workload *w, struct ws_err *e) {
     struct mars *m = (struct mars *)w;
     if (m->job != m->njobs) return ws_fail(e, "mars: the workload has not finished");
@@ -1247,12 +1316,11 @@ static int mars_verify(struct workload *w, struct ws_err *e) {
                 if (!(fabs(score - want) <= 1e-5 * fabs(want) + 1e-6))
                     return free(seen), ws_fail(e, "ss: score(%d, %d) = %.9g, the host gives %.9g",
                                                d[0], d[1], (double)score, want);
-                if (i) {
-                    float prev;
-                    memcpy(&prev, out_key(m, i - 1, NULL), 4);
-                    if (prev < score && fabsf(prev - score) >= 0.0000001f)
-                        return free(seen), ws_fail(e, "ss: record %u is out of order", i);
-                }
+                if (ss_order(m, i, score, d))
+                    return free(seen),
+                           ws_fail(
+                               e, "ss: record %u (%d, %d) is not where the bitonic network puts it",
+                               i, d[0], d[1]);
                 id = (uint32_t)(d[0] * (int32_t)m->docs - d[0] * (d[0] + 1) / 2 + d[1] - d[0] - 1);
             } else {
                 int32_t cnt, off;
@@ -1364,6 +1432,7 @@ static void mars_destroy(struct workload *w) {
     km_prog_free(&m->pred);
     km_wl_fini(&m->kw);
     free(m->in.keys), free(m->in.vals), free(m->in.os), free(m->range), free(m->matrix);
+    free(m->ss_keys), free(m->ss_order), free(m->ss_pair);
     for (uint32_t f = 0; f < 64; f++) free(m->text[f]);
     free(m);
 }
@@ -1450,7 +1519,7 @@ static int pvc_input(struct mars *m, uint32_t entries, uint32_t urls, struct ws_
     d[t.n] = '\n';
     for (uint64_t i = 0; i < t.n; i++)
         if (d[i] == '\n') d[i] = 0;
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_file[0], t.n + 1);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_file[0], t.n + 1);
     if (data_alloc(&m->in, entries, 16ull * entries, 8ull * entries, e)) return free(start), -1;
     for (uint32_t i = 0; i < entries; i++) {
         int32_t off = (int32_t)start[i], sz = (int32_t)(start[i + 1] - start[i]), zero = 0;
@@ -1491,7 +1560,7 @@ static int ss_input(struct mars *m, struct ws_rng *r, struct ws_err *e) {
     for (uint64_t i = 0; i < cells; i++) m->matrix[i] = (float)ws_rng_below(r, 100);
     if (dev(m, &m->d_matrix, 4 * cells, "d_matrix", e)) return -1;
     memcpy(host(m, m->d_matrix, 4 * cells), m->matrix, 4 * cells);
-    km_copy_add(m->copies, &m->ncopies, 8, m->d_matrix, 4 * cells);
+    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_matrix, 4 * cells);
     uint32_t n = m->docs * (m->docs - 1) / 2, k = 0;
     if (data_alloc(&m->in, n, 8ull * n, 16ull * n, e)) return -1;
     for (uint32_t i = 0; i < m->docs; i++)
@@ -1557,7 +1626,7 @@ static int iix_input(struct mars *m, uint32_t files, uint64_t bytes, uint32_t ur
                 break;
             }
         }
-        km_copy_add(m->copies, &m->ncopies, 8, m->d_file[f], t.n + 1);
+        km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_file[f], t.n + 1);
     }
     if (data_alloc(&m->in, nb, 16ull * nb, 12ull * nb, e)) return free(blk), -1;
     for (uint32_t i = 0; i < nb; i++) {
@@ -1595,23 +1664,23 @@ struct mars_cfg {
 };
 static const struct cfg_key pvc_keys[] = {
     {"workload.pvc.entries", CFG_INT, offsetof(struct mars_cfg, entries), NULL, 16, 1 << 22, NULL,
-     "lines", "web log entries (preset by workload.size: test 2048, paper 100000)"},
+     "lines", "web log entries (preset by workload.size: test 4096, paper 100000)"},
     {"workload.pvc.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 1, 1 << 22, NULL, "",
      "distinct URLs the entries draw from (test 256, paper 10000)"},
 };
 static const struct cfg_key pvr_keys[] = {
     {"workload.pvr.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 16, 1 << 22, NULL,
-     "lines", "URL lines with view counts (preset by workload.size: test 2048, paper 100000)"},
+     "lines", "URL lines with view counts (preset by workload.size: test 4096, paper 100000)"},
 };
 static const struct cfg_key ss_keys[] = {
     {"workload.ss.docs", CFG_INT, offsetof(struct mars_cfg, docs), NULL, 2, 4096, NULL, "",
-     "documents; docs * (docs - 1) / 2 map records (test 64, paper 512)"},
+     "documents; docs * (docs - 1) / 2 map records (test 96, paper 512)"},
     {"workload.ss.dim", CFG_INT, offsetof(struct mars_cfg, dim), NULL, 4, 4096, NULL, "floats",
      "features per document, a multiple of 4 (test 32, paper 128)"},
 };
 static const struct cfg_key iix_keys[] = {
     {"workload.iix.files", CFG_INT, offsetof(struct mars_cfg, files), NULL, 1, 64, NULL, "",
-     "HTML files (test 4, paper 16)"},
+     "HTML files (test 8, paper 16)"},
     {"workload.iix.bytes", CFG_INT, offsetof(struct mars_cfg, bytes), NULL, 256, 1 << 26, NULL,
      "bytes", "size of each file (test 16384, paper 425000: 6.8 MB in all)"},
     {"workload.iix.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 1, 1 << 22, NULL, "",
@@ -1621,13 +1690,13 @@ static const struct cfg_key iix_keys[] = {
 static struct workload *mars_create(enum mr_app app, struct cfg *c,
                                     const struct workload_common *wc, struct ws_err *e) {
     bool paper = wc->size == WL_SIZE_PAPER;
-    struct mars_cfg mc = {.entries = paper ? 100000 : 2048,
+    struct mars_cfg mc = {.entries = paper ? 100000 : 4096,
                           .urls = app == APP_PVC   ? (paper ? 10000 : 256)
                                   : app == APP_IIX ? (paper ? 20000 : 512)
-                                                   : (paper ? 100000 : 2048),
-                          .docs = paper ? 512 : 64,
+                                                   : (paper ? 100000 : 4096),
+                          .docs = paper ? 512 : 96,
                           .dim = paper ? 128 : 32,
-                          .files = paper ? 16 : 4,
+                          .files = paper ? 16 : 8,
                           .bytes = paper ? 425000 : 16384};
     int rc = app == APP_PVC   ? cfg_bind(c, "workload.pvc", pvc_keys, CFG_COUNT(pvc_keys), &mc, e)
              : app == APP_PVR ? cfg_bind(c, "workload.pvr", pvr_keys, CFG_COUNT(pvr_keys), &mc, e)
