@@ -36,6 +36,9 @@ struct seen {
     uint64_t warp_insts;
     /* Mapper global loads whose lanes all lie in [lo, hi): warp loads and 128-byte lines */
     uint64_t lo, hi, loads, lines;
+    /* Mapper global byte loads (string scans, hashes, EmitIntermediate copies): warp loads,
+     * lines, and active lanes */
+    uint64_t bloads, blines, blanes;
     /* Mapper load PCs that touched more than 2 lines in some warp (divergent loads) */
     uint64_t div_pc[64];
     uint32_t ndiv;
@@ -82,6 +85,9 @@ static void run(struct workload *w, struct seen *s) {
                     if (!map || in.cls != OP_MEM || in.space != SPACE_GLOBAL || in.mop != MOP_LOAD)
                         continue;
                     uint32_t lines = distinct_lines(&in);
+                    if (in.width == 1)
+                        s->bloads++, s->blines += lines,
+                            s->blanes += (uint64_t)__builtin_popcount(in.active);
                     if (lines > 2) {
                         bool known = false;
                         for (uint32_t j = 0; j < s->ndiv && !known; j++)
@@ -171,7 +177,12 @@ static void test_pvc(void **state) {
     assert_int_equal(s.bounds, 2);
     assert_true(s.bitonic >= stages(4096) + stages(2048));
     assert_true(s.ndiv >= 2); /* the hash loops' byte loads */
-    fprintf(stderr, "pvc: %u launches, %u divergent Mapper loads\n", s.launches, s.ndiv);
+    fprintf(stderr,
+            "pvc: %u launches, %u divergent Mapper loads, byte loads %.2f lines %.2f lanes\n",
+            s.launches, s.ndiv, (double)s.blines / (double)s.bloads,
+            (double)s.blanes / (double)s.bloads);
+    /* each lane hashes its own entry: a warp's byte load touches many lines, not one */
+    assert_true((double)s.blines / (double)s.bloads > 8.0);
     w->vt->destroy(w);
 }
 
@@ -188,6 +199,10 @@ static void test_iix(void **state) {
     fprintf(stderr, "iix: %u launches, %u divergent Mapper loads, %.2f lines per file load\n",
             s.launches, s.ndiv, (double)s.lines / (double)(s.loads ? s.loads : 1));
     assert_true(s.ndiv >= 20);
+    fprintf(stderr, "iix: byte loads %.2f lines %.2f lanes\n", (double)s.blines / (double)s.bloads,
+            (double)s.blanes / (double)s.bloads);
+    /* one line per active lane: the lanes read different blocks (rarely two in one line) */
+    assert_true((double)s.blines >= 0.9 * (double)s.blanes);
     w->vt->destroy(w);
 }
 
