@@ -160,7 +160,7 @@ static void gen_map_record(struct kb *b) {
 }
 
 /* Mapper/Reducer, before the record loop: offsets[psCounts[index]].x = psKeySizes[index], .z =
- * psValSizes[index] (Mapper stores the whole int4 back; Reducer the two fields). */
+ * psValSizes[index]. */
 static void gen_slot_init(struct kb *b, bool whole) {
     E(KM_OP3(KM_IMAD, 30, KR(0), KI(4), KP(P_CNT)));
     E(KM_LDG(4, 31, KR(30), 0));
@@ -169,19 +169,15 @@ static void gen_slot_init(struct kb *b, bool whole) {
     E(KM_LDG(4, 35, KR(35), 0));
     E(KM_OP3(KM_IMAD, 36, KR(0), KI(4), KP(P_VS)));
     E(KM_LDG(4, 36, KR(36), 0));
-    if (whole) {
+    if (whole) { /* Mapper reads the int4 ... */
         E(KM_LDG(8, 33, KR(32), 0));
         E(KM_LDG(8, 34, KR(32), 8));
-        E(KM_OP2(KM_AND, 33, KR(33), HI32));
-        E(KM_OP2(KM_OR, 33, KR(33), KR(35)));
-        E(KM_OP2(KM_AND, 34, KR(34), HI32));
-        E(KM_OP2(KM_OR, 34, KR(34), KR(36)));
-        E(KM_STG(8, KR(32), 0, KR(33)));
-        E(KM_STG(8, KR(32), 8, KR(34)));
-    } else {
-        E(KM_STG(4, KR(32), 0, KR(35)));
-        E(KM_STG(4, KR(32), 8, KR(36)));
     }
+    /* ... and stores it whole; here only .x and .z are stored, since a neighbour task that
+     * emits nothing shares the slot, and its stale .y/.w must not land after this thread's
+     * first Emit when warps interleave (on the GPU the race is there, and rarely bites) */
+    E(KM_STG(4, KR(32), 0, KR(35)));
+    E(KM_STG(4, KR(32), 8, KR(36)));
 }
 
 /* EmitInterCount/EmitCount: the per-thread counters += sizes (registers ks, vs). */
