@@ -24,7 +24,9 @@
  * arithmetic of the hash functions runs on 64-bit registers with masks (a few more ALU
  * instructions); the __syncthreads in EmitIntermediate/Emit is left out (in IIX it sits inside
  * divergent code); the record loop of MapperCount/Mapper runs its single trip without the loop
- * compare. Device memory follows the cudaMalloc order of MarsLib.cu and MarsSort.cu; nothing is
+ * compare; Mapper's prologue stores only .x and .z of its int4 slot (see gen_slot_init); the
+ * input records are one task each (DEFAULT_NUMTASK 1, DEFAULT_DIMBLOCK 256, a 1-D grid). Device
+ * memory follows the cudaMalloc order of MarsLib.cu and MarsSort.cu; nothing is
  * freed (GPGPU-Sim's cudaMalloc never reuses addresses either).
  *
  * The apps (sample_apps/<App>/main.cu, map.cu, compare.cu, global.h):
@@ -41,7 +43,9 @@
  *   iix: HTML files cut into ~1 KB blocks (at the next newline); each map task scans its block
  *     byte by byte with the <a href="..."> state machine and emits (key {file_buf, url_offset,
  *     url_hash}, file_id) per link; MAP_GROUP groups the postings by URL.
- * Inputs are generated from workload.seed. */
+ * Inputs are generated from workload.seed. Paper sizes: pvc 100K log entries and iix 6.8 MB of
+ * HTML (seed 001 Table 4.2: "100K", "6.8M"); ss 512 documents x 128 features and pvr 100K URL
+ * lines (assumed: seed 002 gives no inputs; 512 x 128 is the Mars paper's small SS input). */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
