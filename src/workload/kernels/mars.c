@@ -12,21 +12,22 @@
  *     interOffsetSizes;
  *   group: bitonicKernel launches for every (k, j) stage over the int4 records padded to a power
  *     of two (padding {-1, -1} sorts first), each comparison calling the app's compare on the two
- *     keys (a gather into interKeys); then copyChunks_kernel scatters the values, then the keys,
- *     into sorted order, and getChunkBoundary_kernel flags where adjacent keys differ;
+ *     keys (a gather into interKeys), after initialize_kernel has filled the padded array; then
+ *     getZWArray_kernel, getIntYArray_kernel, copyChunks_kernel and setZWArray_kernel scatter
+ *     the values into sorted order, the XY versions the keys, and getChunkBoundary_kernel,
+ *     writeBoundary_kernel and setBoundaryInt2_kernel find the key groups;
  *   reduce (MAP_REDUCE workflow only): ReducerCount and Reducer, one thread per key group.
  * Modelled simplifications (assumed, not in the sources): the prefix sums (MarsScan.cu
- * prescanArray), initialize_kernel, the get/setXY/ZWArray, writeBoundary_kernel and
- * setBoundaryInt2_kernel helpers and the cudaMemsets are computed on the host (all are coalesced
- * streaming passes over int arrays); bitonicSortGPU's single-block (<= 256 records) and chunked
- * shared-memory (> 256K records) variants are replaced by bitonicKernel stages, used at every
- * size; int4 loads/stores (LDG.128) are two 8-byte accesses (kmodel's widest); the 32-bit integer
- * arithmetic of the hash functions runs on 64-bit registers with masks (a few more ALU
- * instructions); the __syncthreads in EmitIntermediate/Emit is left out (in IIX it sits inside
- * divergent code); the record loop of MapperCount/Mapper runs its single trip without the loop
- * compare; Mapper's prologue stores only .x and .z of its int4 slot (see gen_slot_init); the
- * input records are one task each (DEFAULT_NUMTASK 1, DEFAULT_DIMBLOCK 256, a 1-D grid). Device
- * memory follows the cudaMalloc order of MarsLib.cu and MarsSort.cu; nothing is
+ * prescanArray, CUDPP-style multi-level scans), the cudaMemsets and the DtoD cudaMemcpys are
+ * done on the host without launches (coalesced streaming passes over int arrays); bitonicSortGPU's
+ * single-block (<= 256 records) and chunked shared-memory (> 256K records) variants are replaced by
+ * bitonicKernel stages, used at every size; int4 loads/stores (LDG.128) are two 8-byte accesses
+ * (kmodel's widest); the 32-bit integer arithmetic of the hash functions runs on 64-bit registers
+ * with masks (a few more ALU instructions); the __syncthreads in EmitIntermediate/Emit is left out
+ * (in IIX it sits inside divergent code); the record loop of MapperCount/Mapper runs its single
+ * trip without the loop compare; Mapper's prologue stores only .x and .z of its int4 slot (see
+ * gen_slot_init); the input records are one task each (DEFAULT_NUMTASK 1, DEFAULT_DIMBLOCK 256, a
+ * 1-D grid). Device memory follows the cudaMalloc order of MarsLib.cu and MarsSort.cu; nothing is
  * freed (GPGPU-Sim's cudaMalloc never reuses addresses either).
  *
  * The apps (sample_apps/<App>/main.cu, map.cu, compare.cu, global.h):
@@ -61,7 +62,7 @@ enum {
     MR_BLOCK = 256,
     MR_COPY_BLOCK = 128,
     MR_COPY_GRID = 512,
-    MR_BOUND_BLOCK = 512
+    MR_HELPER_BLOCK = 512
 };
 #define LO32 KI(0xffffffffll)
 #define HI32 KI((int64_t)0xffffffff00000000ull)
@@ -469,6 +470,97 @@ static void gen_copy(struct kb *b) {
     E(KM_EXIT_());
 }
 
+/* MarsSort.cu's element-wise helpers, 512 x 512 threads per launch (one chunk: the record counts
+ * here stay within 256K), pos = startPos + TID:
+ *   initialize_kernel(d_data, startPos, rLen, value): d_data[pos] = {-1, -1, 0, 0};
+ *   getXYArray_kernel / getZWArray_kernel(d_input, startPos, rLen, d_output): int2 from an int4;
+ *   setXYArray_kernel / setZWArray_kernel(d_input, startPos, rLen, d_value): int2 into an int4;
+ *   getIntYArray_kernel(d_input, startPos, rLen, d_output): d_output[pos] = d_input[pos].y;
+ *   writeBoundary_kernel(startPos, rLen, d_startArray, d_startSumArray, d_bounary): where a group
+ *     starts, its position goes to d_bounary[startSum];
+ *   setBoundaryInt2_kernel(d_boundary, startPos, numKey, rLen, d_boundaryRange): {start, next
+ *     start or rLen}.
+ * Parameters here: A, start, length, B, C (the third array, or rLen). */
+enum { PH_A, PH_START, PH_LEN, PH_B, PH_C };
+enum mr_helper { H_INIT, H_GETXY, H_GETZW, H_SETXY, H_SETZW, H_GETY, H_WRITEB, H_SETB };
+static void gen_helper(struct kb *b, enum mr_helper h) {
+    E(KM_S2R(1, SR_TID_X));
+    E(KM_S2R(2, SR_CTAID_X));
+    E(KM_OP3(KM_IMAD, 0, KR(2), KS(SR_NTID_X), KR(1)));
+    E(KM_OP2(KM_IADD, 0, KR(0), KP(PH_START)));
+    E(KM_ISETP_(KM_GE, 0, KR(0), KP(PH_LEN)));
+    E(KM_BRA_IF(0, "end", "end"));
+    switch (h) {
+    case H_INIT:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(16), KP(PH_A)));
+        E(KM_STG(8, KR(1), 0, KI(-1)));
+        E(KM_STG(8, KR(1), 8, KRZ));
+        break;
+    case H_GETXY:
+    case H_GETZW:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(16), KP(PH_A)));
+        E(KM_LDG(8, 2, KR(1), 0));
+        E(KM_LDG(8, 3, KR(1), 8));
+        E(KM_OP3(KM_IMAD, 4, KR(0), KI(8), KP(PH_B)));
+        E(KM_STG(8, KR(4), 0, KR(h == H_GETXY ? 2 : 3)));
+        break;
+    case H_SETXY:
+    case H_SETZW:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(16), KP(PH_A)));
+        E(KM_LDG(8, 2, KR(1), 0));
+        E(KM_LDG(8, 3, KR(1), 8));
+        E(KM_OP3(KM_IMAD, 4, KR(0), KI(8), KP(PH_B)));
+        E(KM_LDG(8, h == H_SETXY ? 2 : 3, KR(4), 0));
+        E(KM_STG(8, KR(1), 0, KR(2)));
+        E(KM_STG(8, KR(1), 8, KR(3)));
+        break;
+    case H_GETY:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(8), KP(PH_A)));
+        E(KM_LDG(8, 2, KR(1), 0));
+        E(KM_OP2(KM_SHR, 2, KR(2), KI(32)));
+        E(KM_OP3(KM_IMAD, 3, KR(0), KI(4), KP(PH_B)));
+        E(KM_STG(4, KR(3), 0, KR(2)));
+        break;
+    case H_WRITEB:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(4), KP(PH_A)));
+        E(KM_LDG_S(4, 2, KR(1), 0)); /* flag */
+        E(KM_OP3(KM_IMAD, 3, KR(0), KI(4), KP(PH_B)));
+        E(KM_LDG_S(4, 3, KR(3), 0)); /* writePos */
+        E(KM_ISETP_(KM_NE, 0, KR(2), KI(1)));
+        E(KM_BRA_IF(0, "end", "end"));
+        E(KM_OP3(KM_IMAD, 4, KR(3), KI(4), KP(PH_C)));
+        E(KM_STG(4, KR(4), 0, KR(0)));
+        break;
+    case H_SETB:
+        E(KM_OP3(KM_IMAD, 1, KR(0), KI(4), KP(PH_A)));
+        E(KM_LDG(4, 2, KR(1), 0)); /* flag.x */
+        E(KM_MOV_(3, KP(PH_C)));   /* rLen */
+        E(KM_OP2(KM_IADD, 4, KR(0), KI(1)));
+        E(KM_ISETP_(KM_EQ, 0, KR(4), KP(PH_LEN)));
+        E(KM_BRA_IF(0, "last", "last"));
+        E(KM_LDG(4, 3, KR(1), 4)); /* flag.y = d_boundary[pos + 1] */
+        E(KM_LBL("last"));
+        E(KM_OP2(KM_SHL, 3, KR(3), KI(32)));
+        E(KM_OP2(KM_OR, 2, KR(2), KR(3)));
+        E(KM_OP3(KM_IMAD, 4, KR(0), KI(8), KP(PH_B)));
+        E(KM_STG(8, KR(4), 0, KR(2)));
+        break;
+    }
+    E(KM_LBL("end"));
+    E(KM_EXIT_());
+}
+
+static void helper_launch(struct km_launch *l, const struct km_prog *p, uint64_t a, uint32_t len,
+                          uint64_t b, uint64_t c) {
+    *l = (struct km_launch){
+        .prog = p, .grid = {MR_HELPER_BLOCK, 1, 1}, .block = {MR_HELPER_BLOCK, 1, 1}};
+    l->param[PH_A] = (int64_t)a;
+    l->param[PH_START] = 0;
+    l->param[PH_LEN] = len;
+    l->param[PH_B] = (int64_t)b;
+    l->param[PH_C] = (int64_t)c;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The apps' map_count / map bodies (after gen_map_record: R4 = key, R5 = val). */
 enum mr_app { APP_PVC, APP_PVR, APP_SS, APP_IIX };
@@ -775,22 +867,32 @@ struct mr_data { /* key/value buffers with their int4 index, on the host */
     uint64_t kbytes, vbytes;
 };
 
-enum mr_step {
-    ST_MAPCOUNT,
-    ST_MAP,
-    ST_SORT,
-    ST_COPYV,
-    ST_COPYK,
-    ST_BOUND,
-    ST_REDCOUNT,
-    ST_RED,
-    ST_DONE
+enum mr_step { /* what the next launch is (the host work before it included) */
+               ST_MAPCOUNT,
+               ST_MAP,
+               ST_INIT,
+               ST_SORT,
+               ST_GETV,
+               ST_SCANV,
+               ST_COPYV,
+               ST_SETV,
+               ST_GETK,
+               ST_SCANK,
+               ST_COPYK,
+               ST_BOUND,
+               ST_WRITEB,
+               ST_SETB,
+               ST_GROUPED,
+               ST_REDCOUNT,
+               ST_RED,
+               ST_DONE
 };
 
 struct mars {
     struct km_workload kw; /* first: the kmodel glue casts to it */
     enum mr_app app;
     struct km_prog pcount, pmap, psort, pcopy, pbound, prcount, pred;
+    struct km_prog pinit, pgetxy, pgetzw, psetxy, psetzw, pgety, pwriteb, psetb;
     uint32_t njobs, job; /* MapReduce calls (pvc: 2) */
     bool reduce;         /* this job's workflow is MAP_REDUCE */
     enum mr_step step;
@@ -799,7 +901,8 @@ struct mars {
     /* device state of the current job */
     uint64_t d_ikeys, d_ivals, d_ios, d_ks, d_vs, d_cnt, d_pks, d_pvs, d_pcnt, d_ok, d_ov, d_oos,
         d_kvo, d_cur;
-    uint64_t d_gkeys, d_gvals, d_gos, d_R, d_PA, d_size, d_sum, d_start, d_rng;
+    uint64_t d_gkeys, d_gvals, d_gos, d_R, d_PA, d_size, d_sum, d_start, d_ssum, d_bnd, d_orng,
+        d_rng;
     uint32_t threads; /* map/reduce threads launched (per-task array length) */
     uint32_t inter_n; /* intermediate records */
     uint64_t inter_kb, inter_vb;
@@ -914,19 +1017,20 @@ static int start_mapper(struct mars *m, struct km_launch *l, struct ws_err *e) {
     return 0;
 }
 
-/* startGroup / bitonicSortGPU set-up: output buffers, d_R padded with {-1, -1, 0, 0}. */
-static int start_sort(struct mars *m, struct ws_err *e) {
+/* startGroup / bitonicSortGPU set-up: the output buffers, then d_R (initialize_kernel fills it
+ * with {-1, -1, 0, 0} before the records are copied in). */
+static int start_sort(struct mars *m, struct km_launch *l, struct ws_err *e) {
     uint32_t n = m->inter_n, p = 512;
     while (p < n) p *= 2;
+    if (p > MR_HELPER_BLOCK * MR_HELPER_BLOCK)
+        return ws_fail(e, "mars: %u intermediate records: more than one 512 x 512 chunk", n);
     m->padded = p;
     if (dev(m, &m->d_gkeys, m->inter_kb, "d_outputKeys", e) ||
         dev(m, &m->d_gvals, m->inter_vb, "d_outputVals", e) ||
         dev(m, &m->d_gos, 16ull * n, "d_outputOffsetSizes", e) ||
         dev(m, &m->d_R, 16ull * p, "d_R", e))
         return -1;
-    int32_t *r = host(m, m->d_R, 16ull * p);
-    for (uint32_t i = 0; i < p; i++) r[4 * i] = r[4 * i + 1] = -1;
-    memcpy(r, host(m, m->d_oos, 16ull * n), 16ull * n);
+    helper_launch(l, &m->pinit, m->d_R, p, 0, 0);
     m->sk = 2, m->sj = 1;
     return 0;
 }
@@ -940,64 +1044,28 @@ static void sort_launch(struct mars *m, struct km_launch *l) {
     l->param[PB_J] = m->sj;
 }
 
-/* copyChunks set-up for one half of the int4 (vals: z/w, keys: x/y): d_PA, d_size, d_sum. */
-static int copy_launch(struct mars *m, struct km_launch *l, bool keys, struct ws_err *e) {
-    uint32_t n = m->inter_n, chunk = m->chunk++;
-    if (chunk > 0) goto launch; /* copyChunks: one launch per 512 x 128 records */
-    const int32_t *os = host(m, m->d_gos, 16ull * n);
-    if (!keys && dev(m, &m->d_PA, 8ull * n, "d_PA", e)) return -1;
-    int32_t *pa = host(m, m->d_PA, 8ull * n);
-    for (uint32_t i = 0; i < n; i++)
-        pa[2 * i] = os[4 * i + (keys ? 0 : 2)], pa[2 * i + 1] = os[4 * i + (keys ? 1 : 3)];
-    if (dev(m, &m->d_size, 4ull * n, "d_size", e)) return -1;
-    int32_t *sz = host(m, m->d_size, 4ull * n);
-    for (uint32_t i = 0; i < n; i++) sz[i] = pa[2 * i + 1];
-    if (dev(m, &m->d_sum, 4ull * n, "d_sum", e)) return -1;
-    prefix(m, m->d_size, m->d_sum, n);
-launch:
+/* copyChunks: one launch of 512 x 128 threads per 64K records (d_sum by the host's scan). */
+static void copy_launch(struct mars *m, struct km_launch *l, bool keys) {
+    uint32_t chunk = m->chunk++;
     *l = (struct km_launch){
         .prog = &m->pcopy, .grid = {MR_COPY_GRID, 1, 1}, .block = {MR_COPY_BLOCK, 1, 1}};
     l->param[PC_SRC] = (int64_t)(keys ? m->d_ok : m->d_ov);
     l->param[PC_START] = (int64_t)chunk * MR_COPY_GRID * MR_COPY_BLOCK;
     l->param[PC_R] = (int64_t)m->d_PA;
-    l->param[PC_LEN] = n;
+    l->param[PC_LEN] = m->inter_n;
     l->param[PC_SUM] = (int64_t)m->d_sum;
     l->param[PC_DST] = (int64_t)(keys ? m->d_gkeys : m->d_gvals);
-    return 0;
 }
 
-/* After a copyChunks launch: setZW/XYArray puts the new offsets back into the records. */
-static void copy_done(struct mars *m, bool keys) {
-    uint32_t n = m->inter_n;
-    int32_t *os = host(m, m->d_gos, 16ull * n);
-    const int32_t *pa = host(m, m->d_PA, 8ull * n);
-    for (uint32_t i = 0; i < n; i++) os[4 * i + (keys ? 0 : 2)] = pa[2 * i];
-}
-
-/* getChunkBoundary: the rest (prefix sum, boundaries, ranges) on the host; startGroup then
- * uploads the ranges as interKeyListRange. */
-static int bound_done(struct mars *m, struct ws_err *e) {
-    uint32_t n = m->inter_n;
-    const int32_t *flag = host(m, m->d_start, 4ull * n);
-    uint32_t g = 0;
-    for (uint32_t i = 0; i < n; i++) g += flag[i] == 1;
+/* After setBoundaryInt2: the key list ranges as the host reads them back; startGroup uploads
+ * them again as interKeyListRange. */
+static int read_groups(struct mars *m, struct ws_err *e) {
+    uint32_t g = m->ngroups;
     free(m->range);
     m->range = malloc(8ull * g + 8);
     if (!m->range) return ws_fail(e, "mars: out of memory");
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (flag[i] == 1) {
-            if (k) m->range[2 * k - 1] = (int32_t)i;
-            m->range[2 * k] = (int32_t)i, k++;
-        }
-    m->range[2 * g - 1] = (int32_t)n;
-    m->ngroups = g;
-    uint64_t unused; /* getChunkBoundary's other buffers, filled on the host here */
-    if (dev(m, &unused, 4ull * n, "d_startSumArray", e) ||
-        dev(m, &unused, 4ull * g, "d_boundary", e) ||
-        dev(m, &unused, 8ull * g, "d_outputKeyListRange", e) ||
-        dev(m, &m->d_rng, 8ull * g, "interKeyListRange", e))
-        return -1;
+    memcpy(m->range, host(m, m->d_orng, 8ull * g), 8ull * g);
+    if (dev(m, &m->d_rng, 8ull * g, "interKeyListRange", e)) return -1;
     memcpy(host(m, m->d_rng, 8ull * g), m->range, 8ull * g);
     km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_rng, 8ull * g);
     return 0;
@@ -1064,6 +1132,7 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
     struct km_launch l;
     if (m->launches) m->ncopies = 0; /* the first launch also reports the inputs' copies */
     for (;;) {
+        uint32_t n = m->inter_n;
         switch (m->step) {
         case ST_MAPCOUNT:
             if (m->job == m->njobs) return 0;
@@ -1073,56 +1142,87 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
             goto launch;
         case ST_MAP:
             if (start_mapper(m, &l, e)) return -1;
+            m->step = ST_INIT;
+            goto launch;
+        case ST_INIT:
+            if (start_sort(m, &l, e)) return -1;
             m->step = ST_SORT;
-            m->sk = 0;
             goto launch;
         case ST_SORT:
-            if (m->sk == 0 && start_sort(m, e)) return -1;
+            if (m->sk == 2 && m->sj == 1) /* bitonicSortGPU's cudaMemcpy DtoD of the records */
+                memcpy(host(m, m->d_R, 16ull * n), host(m, m->d_oos, 16ull * n), 16ull * n);
             if (m->sk <= m->padded) {
                 sort_launch(m, &l);
                 if ((m->sj /= 2) == 0) m->sk *= 2, m->sj = m->sk / 2;
                 goto launch;
             }
-            /* bitonicSortGPU's last copy: the tail of d_R to d_outputOffsetSizes */
-            memcpy(host(m, m->d_gos, 16ull * m->inter_n),
-                   host(m, m->d_R + 16ull * (m->padded - m->inter_n), 16ull * m->inter_n),
-                   16ull * m->inter_n);
-            m->chunk = 0;
-            if (copy_launch(m, &l, false, e)) return -1;
-            m->step = ST_COPYV;
+            /* its last copy: the tail of d_R to d_outputOffsetSizes; then sort_GPU's d_PA */
+            memcpy(host(m, m->d_gos, 16ull * n),
+                   host(m, m->d_R + 16ull * (m->padded - n), 16ull * n), 16ull * n);
+            if (dev(m, &m->d_PA, 8ull * n, "d_PA", e)) return -1;
+            helper_launch(&l, &m->pgetzw, m->d_gos, n, m->d_PA, 0);
+            m->step = ST_GETV;
             goto launch;
+        case ST_GETV:
+        case ST_GETK: /* copyChunks: d_size = the .y of d_PA */
+            if (dev(m, &m->d_size, 4ull * n, "d_size", e)) return -1;
+            helper_launch(&l, &m->pgety, m->d_PA, n, m->d_size, 0);
+            m->step = m->step == ST_GETV ? ST_SCANV : ST_SCANK;
+            goto launch;
+        case ST_SCANV:
+        case ST_SCANK:
+            if (dev(m, &m->d_sum, 4ull * n, "d_sum", e)) return -1;
+            prefix(m, m->d_size, m->d_sum, n);
+            m->chunk = 0;
+            m->step = m->step == ST_SCANV ? ST_COPYV : ST_COPYK;
+            continue;
         case ST_COPYV:
-            if ((uint64_t)m->chunk * MR_COPY_GRID * MR_COPY_BLOCK < m->inter_n) {
-                if (copy_launch(m, &l, false, e)) return -1;
+        case ST_COPYK:
+            if ((uint64_t)m->chunk * MR_COPY_GRID * MR_COPY_BLOCK < n) {
+                copy_launch(m, &l, m->step == ST_COPYK);
                 goto launch;
             }
-            copy_done(m, false);
-            m->chunk = 0;
-            if (copy_launch(m, &l, true, e)) return -1;
-            m->step = ST_COPYK;
+            if (m->step == ST_COPYV) {
+                helper_launch(&l, &m->psetzw, m->d_gos, n, m->d_PA, 0);
+                m->step = ST_SETV;
+            } else {
+                helper_launch(&l, &m->psetxy, m->d_gos, n, m->d_PA, 0);
+                m->step = ST_BOUND;
+            }
             goto launch;
-        case ST_COPYK: {
-            if ((uint64_t)m->chunk * MR_COPY_GRID * MR_COPY_BLOCK < m->inter_n) {
-                if (copy_launch(m, &l, true, e)) return -1;
-                goto launch;
-            }
-            copy_done(m, true);
-            uint32_t n = m->inter_n, per = MR_BOUND_BLOCK * MR_BOUND_BLOCK;
+        case ST_SETV:
+            helper_launch(&l, &m->pgetxy, m->d_gos, n, m->d_PA, 0);
+            m->step = ST_GETK;
+            goto launch;
+        case ST_BOUND:
             if (dev(m, &m->d_start, 4ull * n, "d_startArray", e)) return -1;
             l = (struct km_launch){.prog = &m->pbound,
-                                   .grid = {MR_BOUND_BLOCK, 1, 1},
-                                   .block = {MR_BOUND_BLOCK, 1, 1}};
-            if (n > per) return ws_fail(e, "mars: %u records need more than one chunk", n);
+                                   .grid = {MR_HELPER_BLOCK, 1, 1},
+                                   .block = {MR_HELPER_BLOCK, 1, 1}};
             l.param[PG_RAW] = (int64_t)m->d_gkeys;
             l.param[PG_START] = 0;
             l.param[PG_R] = (int64_t)m->d_gos;
             l.param[PG_LEN] = n;
             l.param[PG_OUT] = (int64_t)m->d_start;
-            m->step = ST_BOUND;
+            m->step = ST_WRITEB;
+            goto launch;
+        case ST_WRITEB: {
+            if (dev(m, &m->d_ssum, 4ull * n, "d_startSumArray", e)) return -1;
+            prefix(m, m->d_start, m->d_ssum, n);
+            const int32_t *a = host(m, m->d_start, 4ull * n), *b = host(m, m->d_ssum, 4ull * n);
+            m->ngroups = (uint32_t)(a[n - 1] + b[n - 1]);
+            if (dev(m, &m->d_bnd, 4ull * m->ngroups, "d_boundary", e)) return -1;
+            helper_launch(&l, &m->pwriteb, m->d_start, n, m->d_ssum, m->d_bnd);
+            m->step = ST_SETB;
             goto launch;
         }
-        case ST_BOUND:
-            if (bound_done(m, e)) return -1;
+        case ST_SETB:
+            if (dev(m, &m->d_orng, 8ull * m->ngroups, "d_outputKeyListRange", e)) return -1;
+            helper_launch(&l, &m->psetb, m->d_bnd, m->ngroups, m->d_orng, n);
+            m->step = ST_GROUPED;
+            goto launch;
+        case ST_GROUPED:
+            if (read_groups(m, e)) return -1;
             if (m->reduce) {
                 m->step = ST_REDCOUNT;
                 continue;
@@ -1430,6 +1530,9 @@ static void mars_destroy(struct workload *w) {
     km_prog_free(&m->pcount), km_prog_free(&m->pmap), km_prog_free(&m->psort);
     km_prog_free(&m->pcopy), km_prog_free(&m->pbound), km_prog_free(&m->prcount);
     km_prog_free(&m->pred);
+    km_prog_free(&m->pinit), km_prog_free(&m->pgetxy), km_prog_free(&m->pgetzw);
+    km_prog_free(&m->psetxy), km_prog_free(&m->psetzw), km_prog_free(&m->pgety);
+    km_prog_free(&m->pwriteb), km_prog_free(&m->psetb);
     km_wl_fini(&m->kw);
     free(m->in.keys), free(m->in.vals), free(m->in.os), free(m->range), free(m->matrix);
     free(m->ss_keys), free(m->ss_order), free(m->ss_pair);
@@ -1589,7 +1692,7 @@ static int iix_input(struct mars *m, uint32_t files, uint64_t bytes, uint32_t ur
         while (ok && t.n < bytes) {
             uint32_t items = 4 + (uint32_t)ws_rng_below(r, 16);
             for (uint32_t w = 0; ok && w < items; w++) {
-                if (ws_rng_below(r, 6) == 0) {
+                if (ws_rng_below(r, 7) == 0) {
                     double u = ws_rng_unit(r);
                     ok = tb_add(&t, "<a href=\"") && add_url(&t, (uint32_t)(urls * u * u)) &&
                          tb_add(&t, "\">link</a> ");
@@ -1650,6 +1753,16 @@ static int build_all(struct mars *m, enum mr_cmp cmp, struct ws_err *e) {
     if (kb_build(&b, &m->pcopy, "copyChunks_kernel", 14, e)) return -1;
     gen_boundary(&b, cmp);
     if (kb_build(&b, &m->pbound, "getChunkBoundary_kernel", 24, e)) return -1;
+    static const char *const hname[] = {"initialize_kernel",    "getXYArray_kernel",
+                                        "getZWArray_kernel",    "setXYArray_kernel",
+                                        "setZWArray_kernel",    "getIntYArray_kernel",
+                                        "writeBoundary_kernel", "setBoundaryInt2_kernel"};
+    struct km_prog *hp[] = {&m->pinit,  &m->pgetxy, &m->pgetzw,  &m->psetxy,
+                            &m->psetzw, &m->pgety,  &m->pwriteb, &m->psetb};
+    for (int h = 0; h < 8; h++) {
+        gen_helper(&b, (enum mr_helper)h);
+        if (kb_build(&b, hp[h], hname[h], 8, e)) return -1;
+    }
     if (m->app == APP_PVC) {
         gen_reducer(&b, true);
         if (kb_build(&b, &m->prcount, "ReducerCount", 20, e)) return -1;
