@@ -1,7 +1,9 @@
 /* Mars MapReduce models (src/workload/kernels/mars.c) at the test size: each runs to the end, its
  * output equals the host's own computation (verify: PVC's page views per URL, IIX's postings per
- * link, PVR's ranking, SS's similarity scores), the launch sequence is Mars's (MapperCount,
- * Mapper, the bitonic stages, copyChunks, getChunkBoundary, and PVC's reduce), and the map loads
+ * link, PVR's ranking, SS's similarity scores, the latter against the same bitonic network run
+ * on the host), also with warps interleaved as on the GPU; the launch sequence is Mars's
+ * (MapperCount, Mapper, initialize, the bitonic stages, the scatter and boundary helpers, and
+ * PVC's reduce), and the map loads
  * have the access pattern that classes them: SS reads 32 rows per warp load (uncoalesced), PVC
  * and IIX read bytes of 32 different records per warp load. */
 #include <stdarg.h>
