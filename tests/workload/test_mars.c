@@ -3,9 +3,8 @@
  * link, PVR's ranking, SS's similarity scores, the latter against the same bitonic network run
  * on the host), also with warps interleaved as on the GPU; the launch sequence is Mars's
  * (MapperCount, Mapper, initialize, the bitonic stages, the scatter and boundary helpers, and
- * PVC's reduce), and the map loads
- * have the access pattern that classes them: SS reads 32 rows per warp load (uncoalesced), PVC
- * and IIX read bytes of 32 different records per warp load. */
+ * PVC's reduce), and the map loads have the access pattern that classes them: SS reads 32 rows
+ * per warp load (uncoalesced), PVC and IIX read bytes of a different record per lane. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
