@@ -245,6 +245,7 @@ struct waiter {
     uint8_t awaiting; /* its sectors not valid when it arrived and not filled since */
     uint8_t atomic;   /* an atomic's sectors (it dirties them at release), else 0; kept here so
                          a fill need not load the (cold) request to find out */
+    uint8_t offchip;  /* awaited sectors filled so far with data from DRAM (cache_fill_from) */
 };
 
 /* Open addressing (linear probing) from a line address to an index into an array of records
@@ -694,6 +695,11 @@ void cache_miss_pop(struct cache *c) {
 }
 
 void cache_fill(struct cache *c, uint64_t line_addr, uint8_t sectors, uint64_t now) {
+    cache_fill_from(c, line_addr, sectors, 0, now);
+}
+
+void cache_fill_from(struct cache *c, uint64_t line_addr, uint8_t sectors, uint8_t offchip,
+                     uint64_t now) {
     uint64_t la = line_addr & ~c->line_mask;
     int32_t m = mshr_find(c, la);
     WS_ASSERT(m != NIL, "cache %s: fill of line 0x%llx that has no MSHR entry", c->name,
@@ -732,9 +738,11 @@ void cache_fill(struct cache *c, uint64_t line_addr, uint8_t sectors, uint64_t n
     for (int32_t i = e->head; i != NIL;) {
         struct waiter *w = &c->w[i];
         int32_t next = w->next;
+        w->offchip |= (uint8_t)(w->awaiting & s & offchip);
         w->awaiting &= (uint8_t)~s;
         if (!w->awaiting) {
             struct mem_req *r = w->r;
+            r->offchip_sectors = w->offchip;
             if (w->atomic && wb && l) {
                 l->valid |= w->atomic;
                 l->dirty |= w->atomic;

@@ -122,6 +122,12 @@ void cache_miss_pop(struct cache *c);
 /* Data for `sectors` of the line arrived: marks them valid (unless streaming / no line kept)
  * and moves every MSHR request whose sectors are now all valid to the ready list. */
 void cache_fill(struct cache *c, uint64_t line_addr, uint8_t sectors, uint64_t now);
+/* cache_fill where the data of `offchip` (a subset of `sectors`) came from DRAM: every request
+ * it releases gets in r->offchip_sectors the sectors it waited for whose data came from DRAM in
+ * this or an earlier fill, so a warp-load counts only the sectors DRAM served it, as
+ * GPGPU-Sim's per-sector accesses would (cache_fill marks none). */
+void cache_fill_from(struct cache *c, uint64_t line_addr, uint8_t sectors, uint8_t offchip,
+                     uint64_t now);
 /* Requests released by fills, in the order they merged. NULL when none. */
 struct mem_req *cache_ready_pop(struct cache *c);
 bool cache_ready_pending(const struct cache *c);

@@ -236,8 +236,9 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
     fprintf(f,
             "` on the %s machine at %s size.\n\n"
             "- **Off-chip / load warp**: mean off-chip accesses per global load warp "
-            "instruction, in 32 B sectors served from DRAM; the class follows seed 000 §3.1 (LOA < "
-            "2, MOA 2-8, HOA > 8). "
+            "instruction, in 32 B sectors served from DRAM (sectors that hit in the L1 or L2 do "
+            "not count; a request merged into a DRAM fetch already under way does); the class "
+            "follows seed 000 §3.1 (LOA < 2, MOA 2-8, HOA > 8). "
             "**Expected** is the class the papers give (seed 000 Table 1; `-` where none).\n"
             "- **Coalescing**: line requests per warp memory instruction that went through the "
             "coalescer (1 = fully coalesced, 32 = one line per lane).\n"
@@ -271,7 +272,7 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
     }
     fprintf(f,
             "\nThe measured class equals the expected one for %u of the %u workloads that have "
-            "one.\n",
+            "one; docs/workload-classes.md says why the others differ.\n",
             match, with_cls);
     int rc = ferror(f) ? -1 : 0;
     if (fclose(f) != 0 || rc != 0) {

@@ -262,8 +262,11 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
         uint64_t turn = t - r->ts[MEM_TS_ISSUE];
         /* off-chip accesses are counted in 32 B sectors, the unit of a DRAM access on the
          * seeds' sectored machines: a coalesced 128 B warp-load from DRAM is 4, one line per
-         * lane 32 (seed 000's maximum), which puts a streaming copy (SMP) in MOA as Table 1 */
-        m->offchip += (uint32_t)__builtin_popcount(r->sectors);
+         * lane 32 (seed 000's maximum), which puts a streaming copy (SMP) in MOA as Table 1.
+         * Only the sectors DRAM served count: those of a request that hit in the L1, or whose
+         * fetch hit in the L2, did not go off-chip (GPGPU-Sim accesses each sector apart). A
+         * request merged into a fetch already on its way from DRAM waits for DRAM: it counts. */
+        m->offchip += (uint32_t)__builtin_popcount(r->offchip_sectors);
         /* controller arrival to last data beat, DRAM cycles converted to core cycles */
         const uint64_t *ts = r->ts;
         uint64_t mc =
@@ -449,10 +452,10 @@ bool ldst_reply(struct ldst *l, struct mem_req *r, uint64_t now) {
     uint32_t mi_before = l->mi_used;
     if (r->tag & TAG_FETCH) {
         if (r->kind == MEM_LOAD) {
-            cache_fill(l->l1, r->addr, r->sectors, now);
+            cache_fill_from(l->l1, r->addr, r->sectors, r->offchip ? r->offchip_sectors : 0, now);
             struct mem_req *q;
             while ((q = cache_ready_pop(l->l1))) {
-                if (r->offchip) q->offchip = true;
+                if (r->offchip || q->offchip_sectors) q->offchip = true;
                 for (int s = MEM_TS_NOC_IN; s < MEM_TS_BACK; s++)
                     if (!q->ts[s]) q->ts[s] = r->ts[s];
                 complete(l, q, now);

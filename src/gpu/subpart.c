@@ -401,7 +401,7 @@ static void fill_fetch(struct subpart *s, uint32_t f, uint64_t now) {
     s->stamps[(fe->line / s->line_bytes) % STAMPS] =
         (struct stamp){fe->line, fe->ts[MEM_TS_MC_ENQ], fe->ts[MEM_TS_DRAM_CMD], fe->ts[MEM_TS_COL],
                        fe->ts[MEM_TS_DATA]};
-    cache_fill(s->l2, fe->line, fe->sectors, now);
+    cache_fill_from(s->l2, fe->line, fe->sectors, fe->sectors, now); /* all from DRAM */
     fe->next_free = s->fetch_free;
     s->fetch_free = f;
     s->fetch_used--;

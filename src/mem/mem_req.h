@@ -49,9 +49,11 @@ struct mem_req {
     struct mem_origin o;
     uint64_t ts[MEM_TS_N];
     /* GPU path (unused by the DRAM-only front ends). */
-    uint8_t kind;         /* enum mem_kind */
-    uint8_t sectors;      /* mask of 32 B sectors of the 128 B line at addr */
-    bool offchip;         /* its data came from DRAM (an L2 miss, or merged into one) */
-    uint16_t src, dst;    /* NoC endpoints: SM id, memory sub-partition id */
-    struct mem_req *next; /* intrusive list link for whoever holds it */
+    uint8_t kind;            /* enum mem_kind */
+    uint8_t sectors;         /* mask of 32 B sectors of the 128 B line at addr */
+    bool offchip;            /* its data came from DRAM (an L2 miss, or merged into one) */
+    uint8_t offchip_sectors; /* of the sectors it waited for at the cache that released it, those
+                                whose data came from DRAM (cache_fill_from); 0 for hits */
+    uint16_t src, dst;       /* NoC endpoints: SM id, memory sub-partition id */
+    struct mem_req *next;    /* intrusive list link for whoever holds it */
 };

@@ -201,6 +201,41 @@ static void test_sector_miss(void **state) {
     cache_destroy(c);
 }
 
+/* cache_fill_from: each released request learns which of the sectors it waited for came from
+ * DRAM, over all the fills it waited for; sectors it found valid never count, plain cache_fill
+ * marks none. */
+static void test_fill_offchip_sectors(void **state) {
+    (void)state;
+    struct cache_cfg cc = base_cfg();
+    struct cache *c = mk(&cc);
+    uint64_t x = A(3, 1);
+    assert_int_equal(ld(c, 0, x, 0x1), CACHE_MISS);
+    expect_miss(c, &reqs[0], x, 0x1, MEM_LOAD);
+    cache_fill_from(c, x, 0x1, 0x1, ++now); /* sector 0 from DRAM */
+    assert_ptr_equal(cache_ready_pop(c), &reqs[0]);
+    assert_int_equal(reqs[0].offchip_sectors, 0x1);
+    /* 0 valid; 1-2 fetched by reqs[1]; reqs[2] wants all four: merges into 1-2, fetches 3 */
+    assert_int_equal(ld(c, 1, x, 0x6), CACHE_SECTOR_MISS);
+    assert_int_equal(ld(c, 2, x, 0xF), CACHE_SECTOR_MISS);
+    expect_miss(c, &reqs[1], x, 0x6, MEM_LOAD);
+    expect_miss(c, &reqs[2], x, 0x8, MEM_LOAD);
+    cache_fill_from(c, x, 0x6, 0x4, ++now); /* sector 1 was an L2 hit, 2 came from DRAM */
+    assert_ptr_equal(cache_ready_pop(c), &reqs[1]);
+    assert_null(cache_ready_pop(c));
+    assert_int_equal(reqs[1].offchip_sectors, 0x4);
+    cache_fill_from(c, x, 0x8, 0x8, ++now);
+    assert_ptr_equal(cache_ready_pop(c), &reqs[2]);
+    /* sector 0 was valid (an L1 hit), 1 an L2 hit: 2 of its 4 sectors came from DRAM */
+    assert_int_equal(reqs[2].offchip_sectors, 0xC);
+    assert_int_equal(ld(c, 3, x + 128 * 4, 0x3), CACHE_MISS); /* another line of set 3 */
+    expect_miss(c, &reqs[3], x + 128 * 4, 0x3, MEM_LOAD);
+    reqs[3].offchip_sectors = 0xF; /* stale: a plain fill must clear it */
+    cache_fill(c, x + 128 * 4, 0x3, ++now);
+    assert_ptr_equal(cache_ready_pop(c), &reqs[3]);
+    assert_int_equal(reqs[3].offchip_sectors, 0);
+    cache_destroy(c);
+}
+
 /* HIT_RESERVED merges up to mshr_merge requests per entry; the next one fails MERGE without
  * changing anything, and succeeds once the fill frees the entry. */
 static void test_merge_limit(void **state) {
@@ -836,6 +871,7 @@ int main(void) {
         cmocka_unit_test(test_lru_sequence),
         cmocka_unit_test(test_lru_victim_after_hits),
         cmocka_unit_test(test_sector_miss),
+        cmocka_unit_test(test_fill_offchip_sectors),
         cmocka_unit_test(test_merge_limit),
         cmocka_unit_test(test_ready_order),
         cmocka_unit_test(test_mshr_exhaustion),

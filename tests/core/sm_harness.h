@@ -256,7 +256,10 @@ static void h_deliver(struct h *h, uint64_t now) {
     for (unsigned i = 0; i < h->npend; i++) {
         if (h->pend[i].t == now) {
             struct mem_req *r = h->pend[i].r;
-            if (r->kind == MEM_LOAD) r->offchip = h->offchip;
+            if (r->kind == MEM_LOAD) {
+                r->offchip = h->offchip; /* every sector of the fetch came from DRAM, or none */
+                r->offchip_sectors = h->offchip ? r->sectors : 0;
+            }
             sm_reply(h->s, r, now);
         } else {
             assert_true(h->pend[i].t > now);

@@ -69,6 +69,28 @@ static void test_load_miss_then_hit(void **state) {
     h_destroy(h);
 }
 
+/* Off-chip accesses of a warp-load count the sectors DRAM served it, not the sectors it asked
+ * for: LD of one word (sector 0 of the line from DRAM), then LD of the whole line, which finds
+ * sector 0 in the L1 and waits for 1-3 from DRAM: 1 + 3 sectors, not 1 + 4. */
+static void test_offchip_counts_missing_sectors(void **state) {
+    (void)state;
+    struct fake_wl *f = fw_create(32, 1);
+    struct inst p[] = {I_LD(1, 0x10000, 0), I_INT(2, 1), I_LD(3, 0x10000, 4), I_INT(4, 3)};
+    fw_prog(f, -1, p, 4);
+    struct h *h = h_create(NULL, f);
+    h_run(h, 10000);
+    assert_int_equal(h->nsent, 2);
+    assert_int_equal(h->sent_copy[0].sectors, 0x1);
+    assert_int_equal(h->sent_copy[1].sectors, 0xe);
+    const struct sm_stats *st = sm_stats(h->s);
+    assert_int_equal(st->load_warps, 2);
+    assert_int_equal(st->offchip_per_load.count, 2);
+    assert_int_equal(st->offchip_per_load.sum, 1 + 3);
+    assert_int_equal(st->offchip_per_load.max, 3);
+    assert_int_equal(cache_stats(sm_l1d(h->s))->access[0][CACHE_SECTOR_MISS], 1);
+    h_destroy(h);
+}
+
 /* A fully divergent load (32 lines) with 8 MSHRs: accesses at 1-8 miss, the 9th fails its
  * reservation and blocks the LDST unit until the first fill at 101; then 8 more at 101-108,
  * blocked again at 109 until 201, and so on: the last fetch leaves at 308 and is back at 408,
@@ -190,6 +212,7 @@ static void test_exit_waits_for_load_and_next_event(void **state) {
     assert_false(sm_idle(h->s));
     assert_int_equal(sm_take_finished(h->s), 0);
     r->offchip = true;
+    r->offchip_sectors = r->sectors;
     sm_reply(h->s, r, 101);
     assert_int_equal(sm_take_finished(h->s), 1);
     assert_int_equal(sm_resident_ctas(h->s), 0);
@@ -467,6 +490,7 @@ static void test_conservation_banks(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_miss_then_hit),
+        cmocka_unit_test(test_offchip_counts_missing_sectors),
         cmocka_unit_test(test_divergent_load_occlusion),
         cmocka_unit_test(test_store_and_atomic),
         cmocka_unit_test(test_shared_memory),

@@ -105,6 +105,7 @@ static void test_miss_then_hit(void **state) {
     struct mem_req a = req(0x10000, MEM_LOAD, 0xf);
     uint64_t miss = roundtrip(&r, &a, 2000);
     assert_true(a.offchip);
+    assert_int_equal(a.offchip_sectors, 0xf);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 4); /* four 32 B GDDR6 bursts */
     /* the request carries the DRAM stages of its fetch: arrival <= first command <= last column
      * < last data, the column at least tRCD after the activate, the data tCL + burst later */
@@ -116,6 +117,7 @@ static void test_miss_then_hit(void **state) {
     struct mem_req b = req(0x10040, MEM_LOAD, 0x4);
     assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
     assert_false(b.offchip);
+    assert_int_equal(b.offchip_sectors, 0);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 4);
     /* a sector miss fetches only the missing sector */
     struct mem_req c = req(0x20000, MEM_LOAD, 0x1);
@@ -123,6 +125,9 @@ static void test_miss_then_hit(void **state) {
     struct mem_req d = req(0x20000, MEM_LOAD, 0x3);
     roundtrip(&r, &d, 2000);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 6);
+    /* off-chip for the warp-load statistics: only sector 1 came from DRAM, sector 0 hit */
+    assert_true(d.offchip);
+    assert_int_equal(d.offchip_sectors, 0x2);
     while (!subpart_idle(r.sp)) step(&r);
     rig_free(&r);
 }
