@@ -562,15 +562,39 @@ static bool ci_filter(struct mc *m) {
     return m->nwords == 1 ? filter_w(m, 1) : filter_w(m, m->nwords);
 }
 
-/* The exact earliest cycle a candidate can issue (command bus aside), DRAM_NEVER for none. */
+/* The exact earliest cycle a candidate can issue (command bus aside), DRAM_NEVER for none: the
+ * min over banks of max(bank part, rank-unit part). Banks of one rank unit and command slot share
+ * the unit part u, so their group contributes max(u, earliest bank part): a group whose u is no
+ * better than the best so far is skipped whole, and its scan stops at a bank part <= u. */
 static inline uint64_t next_w(const struct mc *m, uint32_t nw) {
     uint64_t lo = DRAM_NEVER;
-    for (uint32_t w = 0; w < nw; w++)
-        for (uint64_t bits = m->ci_rs.in[w]; bits; bits &= bits - 1) {
-            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    if (nw == 1 && __builtin_popcountll(m->ci_rs.in[0]) <= 12) {
+        /* few candidates: a plain scan is cheaper than the groups */
+        for (uint64_t bits = m->ci_rs.in[0]; bits; bits &= bits - 1) {
+            uint32_t b = (uint32_t)__builtin_ctzll(bits);
             uint64_t t = m->ci_rs.at[b], u = m->ci_unit[4 * m->bank_unit[b] + m->ci_kind[b]];
             if (u > t) t = u;
             if (t < lo) lo = t;
+        }
+        return lo;
+    }
+    for (uint32_t u = 0; u < m->nunits; u++)
+        for (unsigned k = 0; k < 4; k++) {
+            const uint64_t ug = m->ci_unit[4 * (size_t)u + k];
+            if (ug >= lo) continue;
+            for (uint32_t w = 0; w < nw; w++) {
+                uint64_t bits =
+                    m->ci_rs.in[w] & m->ci_kmask[k][w] & m->ci_umask[(size_t)u * nw + w];
+                for (; bits; bits &= bits - 1) {
+                    uint64_t t = m->ci_rs.at[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+                    if (t <= ug) {
+                        lo = ug; /* nothing in this group can be earlier */
+                        goto next_group;
+                    }
+                    if (t < lo) lo = t;
+                }
+            }
+        next_group:;
         }
     return lo;
 }
@@ -972,12 +996,13 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
         WS_ASSERT(ok, "mc ch%u policy %s chose %s for a request that needs %s", m->ch, m->pol->name,
                   dram_cmd_names[cmd], dram_cmd_names[want]);
     }
-    uint32_t bank = dram_bank_index(&m->dram, a);
+    /* a queued request carries its flat bank and rank unit: no decoding per command */
+    uint32_t bank = x ? x->bank : dram_bank_index(&m->dram, a);
+    uint32_t unit = x ? x->unit : dram_unit_of(&m->dram, a);
     int32_t open_before = m->dram.bank[bank].open_row;
-    dram_issue_checked(&m->dram, cmd, a, now);
+    dram_issue_at(&m->dram, cmd, a, unit, bank, now);
     /* A command moves the fences of its own rank unit; a column command also those of the other
      * ranks on its data bus. Command-bus slots are applied at use (see mcv_ready_at). */
-    uint32_t unit = dram_unit_of(&m->dram, a);
     m->unit_epoch[unit] = ++m->epoch;
     if (dram_cmd_is_col(cmd) && m->s->ranks > 1)
         for (uint32_t k = 0; k < (uint32_t)m->s->ranks; k++)
