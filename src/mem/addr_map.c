@@ -199,6 +199,17 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
         m->run_mask[i] = ((1ULL << r->len) - 1) << r->src;
         m->run_shift[i] = (uint8_t)(r->src - r->dst);
     }
+    /* the usual maps give every field at most one run: then decode is one mask and shift per
+     * field, without the loop over runs (a field without bits keeps mask 0; `|=` keeps the channel
+     * that a modulo map has already set) */
+    unsigned nruns[AF_NFIELDS] = {0};
+    m->one_run = true;
+    for (unsigned i = 0; i < m->nrun; i++) {
+        unsigned f = m->run[i].field;
+        if (++nruns[f] > 1) m->one_run = false;
+        m->field_mask[f] = m->run_mask[i];
+        m->field_shift[f] = m->run_shift[i];
+    }
     return 0;
 }
 
@@ -233,8 +244,20 @@ void addr_map_decode(const struct addr_map *m, uint64_t addr, struct dram_addr *
         f[AF_CH] = (uint32_t)(hi % m->nch_mod);
         addr = ((hi / m->nch_mod) << m->ch_pos) | lo;
     }
-    for (unsigned i = 0; i < m->nrun; i++)
-        f[m->run[i].field] |= (uint32_t)((addr & m->run_mask[i]) >> m->run_shift[i]);
+    if (m->one_run) {
+#define FIELD(x) f[x] |= (uint32_t)((addr & m->field_mask[x]) >> m->field_shift[x])
+        FIELD(AF_CH);
+        FIELD(AF_PC);
+        FIELD(AF_RANK);
+        FIELD(AF_BG);
+        FIELD(AF_BANK);
+        FIELD(AF_ROW);
+        FIELD(AF_COL);
+#undef FIELD
+    } else {
+        for (unsigned i = 0; i < m->nrun; i++)
+            f[m->run[i].field] |= (uint32_t)((addr & m->run_mask[i]) >> m->run_shift[i]);
+    }
     if (m->xor_bank) {
         f[AF_BANK] ^= f[AF_ROW] & ((1u << m->width[AF_BANK]) - 1);
         f[AF_BG] ^= (f[AF_ROW] >> m->width[AF_BANK]) & ((1u << m->width[AF_BG]) - 1);

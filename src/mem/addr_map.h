@@ -8,6 +8,7 @@
  * above the mapped capacity are ignored (the address wraps). */
 #pragma once
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/cfg.h"
@@ -40,6 +41,10 @@ struct addr_map {
      * nch, and the quotient takes the place of those bits (GPGPU-Sim's "gap" mode). */
     uint32_t nch_mod;
     unsigned ch_pos;
+    /* every field has at most one run: decode by field_mask / field_shift alone */
+    bool one_run;
+    uint64_t field_mask[AF_NFIELDS];
+    uint8_t field_shift[AF_NFIELDS];
 };
 
 /* Builds a map for spec `s` from text (or alias). `where` prefixes error messages. */

@@ -23,6 +23,7 @@ struct memsys {
     struct warp_table *wt;       /* shared by the controllers when the policy reads it */
     const struct mc_policy *pol; /* the controllers' policy */
     void *pol_sum;               /* its counters summed over channels (memsys_finish) */
+    uint64_t next;               /* min of the controllers' mc_next_event() */
 };
 
 #define SD(f, kind, unit, doc)                                                                     \
@@ -149,30 +150,35 @@ bool memsys_can_accept(const struct memsys *ms, uint64_t addr, bool is_write) {
     return mc_can_accept(ms->mc[a.ch], is_write);
 }
 
+/* ms->next is kept as the min of the controllers' wake cycles: a tick recomputes it in the same
+ * pass over the channels, and an enqueue (which wakes its controller at `now`) lowers it. */
 void memsys_enqueue(struct memsys *ms, const struct mem_req *r, uint64_t now) {
     struct dram_addr a;
     addr_map_decode(&ms->map, r->addr, &a);
     mc_enqueue(ms->mc[a.ch], r, &a, now);
+    if (mc_next_event(ms->mc[a.ch]) < ms->next) ms->next = mc_next_event(ms->mc[a.ch]);
 }
 
 void memsys_enqueue_decoded(struct memsys *ms, const struct mem_req *r, const struct dram_addr *da,
                             uint64_t now) {
     mc_enqueue(ms->mc[da->ch], r, da, now);
+    if (mc_next_event(ms->mc[da->ch]) < ms->next) ms->next = mc_next_event(ms->mc[da->ch]);
 }
 
 int memsys_tick(struct memsys *ms, uint64_t now, struct ws_err *e) {
-    for (uint32_t ch = 0; ch < ms->nch; ch++)
-        if (mc_tick(ms->mc[ch], now, e) != 0) return -1;
+    uint64_t t = DRAM_NEVER;
+    for (uint32_t ch = 0; ch < ms->nch; ch++) {
+        struct mc *m = ms->mc[ch];
+        if (mc_tick(m, now, e) != 0) return -1;
+        uint64_t x = mc_next_event(m);
+        if (x < t) t = x;
+    }
+    ms->next = t;
     return 0;
 }
 
 uint64_t memsys_next_event(const struct memsys *ms) {
-    uint64_t t = DRAM_NEVER;
-    for (uint32_t ch = 0; ch < ms->nch; ch++) {
-        uint64_t x = mc_next_event(ms->mc[ch]);
-        if (x < t) t = x;
-    }
-    return t;
+    return ms->next;
 }
 
 bool memsys_idle(const struct memsys *ms) {

@@ -136,11 +136,15 @@ void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *
 
 void dram_issue_checked(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                         uint64_t now) {
+    dram_issue_at(c, cmd, a, dram_unit_of(c, a), dram_bank_index(c, a), now);
+}
+
+void dram_issue_at(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint32_t u,
+                   uint32_t bank, uint64_t now) {
     const struct dram_spec *s = c->s;
-    uint32_t u = dram_unit_of(c, a);
     struct dram_rank *r = &c->rank[u];
     struct dram_bg *g = &c->bg[u * (uint32_t)s->bankgroups + a->bg];
-    struct dram_bank *b = &c->bank[dram_bank_index(c, a)];
+    struct dram_bank *b = &c->bank[bank];
     struct dram_bus *bus = &c->bus[a->pc];
     const uint64_t nBL = (uint64_t)s->nBL;
     c->ncmd[cmd]++;

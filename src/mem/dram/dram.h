@@ -180,6 +180,10 @@ void dram_issue(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *
  * controller, whose message names the policy): the same check twice per command is measurable. */
 void dram_issue_checked(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a,
                         uint64_t now);
+/* dram_issue_checked() for a caller that already knows the rank unit (dram_unit_of) and flat
+ * bank (dram_bank_index) of `a`. */
+void dram_issue_at(struct dram_chan *c, enum dram_cmd cmd, const struct dram_addr *a, uint32_t unit,
+                   uint32_t bank, uint64_t now);
 
 enum dram_bank_state dram_bank_state_at(const struct dram_chan *c, const struct dram_addr *a,
                                         uint64_t now);

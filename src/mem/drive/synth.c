@@ -172,9 +172,7 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
     }
     /* offer each channel's backlog in order */
     struct mem_req r;
-    memset(&r, 0, sizeof r);
-    r.bytes = (uint32_t)s->burst;
-    r.ts[MEM_TS_ISSUE] = now;
+    bool r_set = false; /* r is filled at the first request offered: most cycles offer none */
     for (uint32_t c = 0; c < s->nch; c++) {
         if (!s->rlen[c]) continue;
         /* the ring of channel c holds only requests to channel c: no decoding to find it */
@@ -184,6 +182,12 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
             if (!mc_can_accept(mc, p->is_write)) {
                 s->st.stall_cycles++;
                 break;
+            }
+            if (!r_set) {
+                memset(&r, 0, sizeof r);
+                r.bytes = (uint32_t)s->burst;
+                r.ts[MEM_TS_ISSUE] = now;
+                r_set = true;
             }
             r.addr = p->addr;
             r.is_write = p->is_write;

@@ -142,6 +142,7 @@ struct mc {
     uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
 
     uint32_t *bank_unit, *bank_bg; /* per flat bank: its rank unit and bank group */
+    uint32_t *bank_gi;             /* per flat bank: its flat bank-group index (dram.bg) */
 
     /* Candidate index (policies with bank_cand, see policy.h): each bank's candidate in queue
      * ci_q. Its command can issue once two parts have passed: the bank's own and its bank
@@ -335,24 +336,38 @@ uint32_t mcv_cand_min(const struct mc_view *v, unsigned cls) {
 
 _Static_assert((int)MC_NCLS == (int)RS_NCLS, "one ready-set class per candidate class");
 
-static const enum dram_cmd slot_cmd[4] = {DRAM_ACT, DRAM_PRE, DRAM_RD, DRAM_WR};
-
 /* The bank's part of its candidate's ready cycle (slot k): bank and bank-group fences. The
  * command bus is left out too: it is free again one cycle after any command, so it only matters
- * within a cycle (ci_filter). */
-static uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) {
-    uint64_t g = dram_bg_fence(&m->dram, slot_cmd[k], m->bank_unit[b], m->bank_bg[b]);
-    uint64_t f = dram_bank_fence(&m->dram.bank[b], slot_cmd[k]);
-    return f > g ? f : g;
+ * within a cycle (ci_filter). Read by slot directly: this runs for every bank a command touches. */
+static inline uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) {
+    const struct dram_bank *bk = &m->dram.bank[b];
+    const struct dram_bg *g = &m->dram.bg[m->bank_gi[b]];
+    uint64_t f, gf;
+    switch (k) {
+    case 0:
+        f = bk->next_act, gf = g->next_act;
+        break;
+    case 1:
+        return bk->next_pre; /* no bank-group fence for PRE */
+    case 2:
+        f = bk->next_rd, gf = g->next_rd;
+        break;
+    default:
+        f = bk->next_wr, gf = g->next_wr;
+        break;
+    }
+    return f > gf ? f : gf;
 }
 
 /* The rank-unit parts of unit u for the slots in the bit set `kinds` (a refresh pending blocks
- * everything). */
-static void ci_unit_refresh(struct mc *m, uint32_t u, unsigned kinds) {
+ * everything). Inline: the callers pass constant sets, so only those slots are computed. */
+static inline void ci_unit_refresh(struct mc *m, uint32_t u, unsigned kinds) {
     uint64_t *p = m->ci_unit + 4 * (size_t)u;
-    for (unsigned k = 0; k < 4; k++)
-        if (kinds >> k & 1)
-            p[k] = m->ref_pending[u] ? DRAM_NEVER : dram_unit_ready(&m->dram, slot_cmd[k], u);
+    const bool blocked = m->ref_pending[u];
+    if (kinds & 1) p[0] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_ACT, u);
+    if (kinds & 2) p[1] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_PRE, u);
+    if (kinds & 4) p[2] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_RD, u);
+    if (kinds & 8) p[3] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_WR, u);
 }
 
 /* Asks the policy for bank b's candidate again. `moved`: a command went to the bank (its state
@@ -398,7 +413,7 @@ static inline void mark_w(struct mc *m, uint64_t *dst, const uint64_t *sel, unsi
         dst[w] |= sel[w] & k;
     }
 }
-static void ci_mark(struct mc *m, uint64_t *dst, const uint64_t *sel, unsigned kinds) {
+static inline void ci_mark(struct mc *m, uint64_t *dst, const uint64_t *sel, unsigned kinds) {
     m->ci_marked = true;
     if (m->nwords == 1)
         mark_w(m, dst, sel, kinds, 1);
@@ -406,11 +421,11 @@ static void ci_mark(struct mc *m, uint64_t *dst, const uint64_t *sel, unsigned k
         mark_w(m, dst, sel, kinds, m->nwords);
 }
 
-static void ci_mark_bank(struct mc *m, uint32_t b) {
+static inline void ci_mark_bank(struct mc *m, uint32_t b) {
     m->ci_dirty[b >> 6] |= 1ULL << (b & 63);
     m->ci_marked = true;
 }
-static void ci_mark_queue(struct mc *m, uint32_t b) {
+static inline void ci_mark_queue(struct mc *m, uint32_t b) {
     m->ci_qdirty[b >> 6] |= 1ULL << (b & 63);
     m->ci_marked = true;
 }
@@ -547,15 +562,39 @@ static bool ci_filter(struct mc *m) {
     return m->nwords == 1 ? filter_w(m, 1) : filter_w(m, m->nwords);
 }
 
-/* The exact earliest cycle a candidate can issue (command bus aside), DRAM_NEVER for none. */
+/* The exact earliest cycle a candidate can issue (command bus aside), DRAM_NEVER for none: the
+ * min over banks of max(bank part, rank-unit part). Banks of one rank unit and command slot share
+ * the unit part u, so their group contributes max(u, earliest bank part): a group whose u is no
+ * better than the best so far is skipped whole, and its scan stops at a bank part <= u. */
 static inline uint64_t next_w(const struct mc *m, uint32_t nw) {
     uint64_t lo = DRAM_NEVER;
-    for (uint32_t w = 0; w < nw; w++)
-        for (uint64_t bits = m->ci_rs.in[w]; bits; bits &= bits - 1) {
-            uint32_t b = w * 64 + (uint32_t)__builtin_ctzll(bits);
+    if (nw == 1 && __builtin_popcountll(m->ci_rs.in[0]) <= 12) {
+        /* few candidates: a plain scan is cheaper than the groups */
+        for (uint64_t bits = m->ci_rs.in[0]; bits; bits &= bits - 1) {
+            uint32_t b = (uint32_t)__builtin_ctzll(bits);
             uint64_t t = m->ci_rs.at[b], u = m->ci_unit[4 * m->bank_unit[b] + m->ci_kind[b]];
             if (u > t) t = u;
             if (t < lo) lo = t;
+        }
+        return lo;
+    }
+    for (uint32_t u = 0; u < m->nunits; u++)
+        for (unsigned k = 0; k < 4; k++) {
+            const uint64_t ug = m->ci_unit[4 * (size_t)u + k];
+            if (ug >= lo) continue;
+            for (uint32_t w = 0; w < nw; w++) {
+                uint64_t bits =
+                    m->ci_rs.in[w] & m->ci_kmask[k][w] & m->ci_umask[(size_t)u * nw + w];
+                for (; bits; bits &= bits - 1) {
+                    uint64_t t = m->ci_rs.at[w * 64 + (uint32_t)__builtin_ctzll(bits)];
+                    if (t <= ug) {
+                        lo = ug; /* nothing in this group can be earlier */
+                        goto next_group;
+                    }
+                    if (t < lo) lo = t;
+                }
+            }
+        next_group:;
         }
     return lo;
 }
@@ -599,9 +638,10 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
     m->bank_unit = calloc(m->nbanks, sizeof *m->bank_unit);
     m->bank_bg = calloc(m->nbanks, sizeof *m->bank_bg);
+    m->bank_gi = calloc(m->nbanks, sizeof *m->bank_gi);
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
-        !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg) {
+        !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -613,6 +653,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     for (uint32_t b = 0; b < m->nbanks; b++) {
         m->bank_unit[b] = b / m->dram.nbanks_unit;
         m->bank_bg[b] = b % m->dram.nbanks_unit / (uint32_t)spec->banks_per_group;
+        m->bank_gi[b] = m->bank_unit[b] * (uint32_t)spec->bankgroups + m->bank_bg[b];
     }
     /* Stagger refreshes over the tREFI interval across ranks and channels, so the system never
      * refreshes everything at once. The pseudo-channels of one channel refresh together: they
@@ -706,6 +747,7 @@ void mc_destroy(struct mc *m) {
     free(m->unit_epoch);
     free(m->bank_unit);
     free(m->bank_bg);
+    free(m->bank_gi);
     free(m->ci_cand);
     free(m->ci_key);
     free(m->ci_unit);
@@ -954,12 +996,13 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
         WS_ASSERT(ok, "mc ch%u policy %s chose %s for a request that needs %s", m->ch, m->pol->name,
                   dram_cmd_names[cmd], dram_cmd_names[want]);
     }
-    uint32_t bank = dram_bank_index(&m->dram, a);
+    /* a queued request carries its flat bank and rank unit: no decoding per command */
+    uint32_t bank = x ? x->bank : dram_bank_index(&m->dram, a);
+    uint32_t unit = x ? x->unit : dram_unit_of(&m->dram, a);
     int32_t open_before = m->dram.bank[bank].open_row;
-    dram_issue_checked(&m->dram, cmd, a, now);
+    dram_issue_at(&m->dram, cmd, a, unit, bank, now);
     /* A command moves the fences of its own rank unit; a column command also those of the other
      * ranks on its data bus. Command-bus slots are applied at use (see mcv_ready_at). */
-    uint32_t unit = dram_unit_of(&m->dram, a);
     m->unit_epoch[unit] = ++m->epoch;
     if (dram_cmd_is_col(cmd) && m->s->ranks > 1)
         for (uint32_t k = 0; k < (uint32_t)m->s->ranks; k++)
@@ -1130,7 +1173,6 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     bool issued = false;
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
-        memset(&ch, 0, sizeof ch);
         if (!maintenance(m, &ch)) {
             update_drain(m);
             if (m->ci_on) {
@@ -1140,6 +1182,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
                 if (!ci_filter(m) && (!m->wake_req || m->wake_req > now)) break;
                 if (m->wake_req <= now) m->wake_req = 0;
             }
+            memset(&ch, 0, sizeof ch);
             if (!m->pol->pick(m->pst, &m->view, &ch)) break;
         }
         if (issue(m, &ch, e) != 0) return -1;
