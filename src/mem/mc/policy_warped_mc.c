@@ -22,8 +22,9 @@
  * updated when the scheduler schedules a bank: on a row miss every pending request of the bank
  * that is now its warp's last adds one to its row (once per request). Not at arrival: the first
  * request of every warp-load arrives with n_pending == 1 before its siblings do, which would
- * score rows for requests that are not the slowest. Writes carry no warp (no warp waits on
- * them): they are always M. */
+ * score rows for requests that are not the slowest. mc.warped.score_at = arrival scores at
+ * arrival instead, as Sec. 4.2's row sorter reads (the paper's text allows both). Writes carry no
+ * warp (no warp waits on them): they are always M. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,11 @@ enum { WM_RS = 1, WM_NOTED = 2 }; /* scratch slots: RS slot + 1 (0: none), noted
 struct wm_cfg {
     bool request, row, bank;
     int64_t rs_rows, score_bits;
+    int score_at; /* WM_AT_SCHEDULE or WM_AT_ARRIVAL */
 };
+
+enum { WM_AT_SCHEDULE, WM_AT_ARRIVAL };
+static const char *const score_at_names[] = {"schedule", "arrival", NULL};
 
 struct wm_stats {
     uint64_t decisions, req_changed, row_changed, bank_changed, h_issued, rs_full;
@@ -71,6 +76,9 @@ static const struct cfg_key wm_keys[] = {
      "pending rows the row scoreboard scores per bank (paper: 64 scores = 256 bits)"},
     {"mc.warped.score_bits", CFG_INT, OFF(score_bits), "4", 1, 8, NULL, "bits",
      "width of a row score; it saturates (paper: 4)"},
+    {"mc.warped.score_at", CFG_ENUM, OFF(score_at), "schedule", 0, 0, score_at_names, "",
+     "when a row scores its last-of-warp requests: schedule (when the bank picks a row on a "
+     "miss) or arrival (as the request is decoded into the queue, Sec. 4.2's row sorter)"},
 };
 #undef OFF
 
@@ -130,7 +138,7 @@ static void *wm_create(const struct mc_policy_env *env, struct cfg *c, struct ws
 
 static void *rr_create(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {
     (void)c;
-    struct wm_cfg cfg = {false, false, false, 1, 1};
+    struct wm_cfg cfg = {false, false, false, 1, 1, WM_AT_SCHEDULE};
     return wm_alloc(env, &cfg, e);
 }
 
@@ -176,6 +184,7 @@ static void wm_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     if (fr->row < 0) *fr = (struct rs_slot){(int32_t)r->da.row, 0, 0};
     fr->pending++;
     r->scratch[WM_RS] = (uint64_t)(fr - base) + 1;
+    if (p->cfg.score_at == WM_AT_ARRIVAL) note_last(p, r);
 }
 
 static void wm_complete(void *st, const struct mc_view *v, const struct mc_req *r) {
@@ -228,7 +237,8 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
     } else {
         bp.req = bp.base = head;
         if (p->cfg.row) {
-            for (struct mc_req *r = head; r; r = r->bnext) note_last(p, r);
+            if (p->cfg.score_at == WM_AT_SCHEDULE)
+                for (struct mc_req *r = head; r; r = r->bnext) note_last(p, r);
             int best = -1;
             for (struct mc_req *r = head; r; r = r->bnext) {
                 const struct rs_slot *s = rs_of(p, r);

@@ -111,6 +111,15 @@ static void test_row_priority(void **state) {
     EXPECT_SERVED(x, fr, NULL);
     assert_int_equal(x->cmd[0].row, 9);
     finish(x, end);
+
+    /* Scoring at arrival: R0 arrives as warp 1's only pending request and scores row 9, R2 row
+     * 7; the tie goes to the oldest request's row, 9. */
+    x = start(WARPED "warped.score_at=arrival\n");
+    rows(x);
+    end = run_idle(x, 0);
+    EXPECT_SERVED(x, fr, NULL);
+    assert_int_equal(x->cmd[0].row, 9);
+    finish(x, end);
 }
 
 /* Row 7 has one last-of-warp request (R0, the oldest), row 9 two (R1, R2, younger): with 4-bit
