@@ -59,9 +59,10 @@ static void test_cross_key_rule(void **state) {
 
 static void test_unknown_policy(void **state) {
     (void)state;
-    expect_error("policy.ini", "[mc]\npolicy = nope\n", "",
-                 "warpsim: %s:2: mc.policy = 'nope' is not a known policy (known: fcfs, frfcfs, "
-                 "frfcfs-cap, close, usimm");
+    expect_error(
+        "policy.ini", "[mc]\npolicy = nope\n", "",
+        "warpsim: %s:2: mc.policy = 'nope' is not a known policy (known: fcfs, fifo, frfcfs, "
+        "frfcfs-cap, close, usimm");
 }
 
 static void test_bad_set_option(void **state) {
