@@ -6,7 +6,8 @@
  *    entries holds the forming groups; a request that finds it full forms a group of its own,
  *    complete at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
- *    per-bank in-order command queues;
+ *    per-bank in-order command queues of mc.wg.bank_q reads (a read whose bank queue is full
+ *    waits and the group's next read with room goes);
  *  - a command scheduler goes round-robin over the banks (bank groups interleaved, to exploit
  *    tCCD_S < tCCD_L), issuing the next command of each bank queue's head, skipping blocked heads.
  * What differs between the registered names is how the transaction scheduler selects a group:
@@ -46,7 +47,7 @@ enum { WG_NEXT, WG_COST, WG_HIT, WG_GROUP };     /* mc_req.scratch slots */
 enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4.3.3) */
 
 struct wg_cfg {
-    int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin;
+    int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, bank_q;
 };
 
 struct wg_stats {
@@ -98,6 +99,10 @@ static const struct cfg_key wg_keys[] = {
      "under 3 % of the memory latency; ours: 16 command cycles)"},
     {"mc.wg.groups", CFG_INT, OFF(groups), "64", 1, 4096, NULL, "groups",
      "batching-unit CAM entries (thesis: 64)"},
+    {"mc.wg.bank_q", CFG_INT, OFF(bank_q), "4096", 1, 4096, NULL, "req",
+     "reads a bank command queue holds; the transaction scheduler admits a read only into a "
+     "bank queue with room, so it decides late, when the bank is close to serving it (thesis: "
+     "not given; ours: 4096, no bound below the read queue's own)"},
 };
 static const struct cfg_key basjf_keys[] = {
     {"mc.basjf.hit_cost", CFG_INT, OFF(hit_cost), "1", 0, 1000, NULL, "",
@@ -327,12 +332,18 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     return best;
 }
 
-/* Moves the group's oldest unadmitted request into its bank's command queue. */
-static void admit_one(struct wg *p, const struct mc_view *v, uint32_t gi) {
+/* Moves the group's oldest unadmitted request into its bank's command queue; with `bounded`,
+ * the oldest one whose bank queue has room (false when none has). */
+static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool bounded) {
     struct group *g = &p->g[gi];
-    struct mc_req *r = g->head;
-    g->head = link_next(r);
-    if (!g->head) g->tail = NULL;
+    struct mc_req *r = g->head, *prev = NULL;
+    while (bounded && r && p->bq[r->bank].n >= (uint32_t)p->cfg.bank_q) prev = r, r = link_next(r);
+    if (!r) return false;
+    if (prev)
+        prev->scratch[WG_NEXT] = r->scratch[WG_NEXT];
+    else
+        g->head = link_next(r);
+    if (g->tail == r) g->tail = prev;
     if (--g->n == 0) g->used = false;
     struct bankq *q = &p->bq[r->bank];
     bool hit = prev_row(p, v, r->bank) == (int32_t)r->da.row;
@@ -346,6 +357,7 @@ static void admit_one(struct wg *p, const struct mc_view *v, uint32_t gi) {
     q->last_row = (int32_t)r->da.row;
     q->hits += hit;
     p->st.admitted++;
+    return true;
 }
 
 /* The next group to admit from: the current one, else a suspended one, else a new choice. */
@@ -387,14 +399,14 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     for (uint32_t i = 0; i < p->nsusp; i++) ids[n++] = p->susp[i];
     for (uint32_t k = 0; k < n; k++)
         while (p->g[ids[k]].used && p->g[ids[k]].n) {
-            admit_one(p, v, ids[k]);
+            admit_one(p, v, ids[k], false);
             p->st.wawd_admits++;
         }
     p->cur = WG_NO;
     p->nsusp = p->overrides = 0;
     for (uint32_t i = 0; i < p->ng; i++)
         if (complete(p, &p->g[i], now) && p->g[i].n == 1) {
-            admit_one(p, v, i);
+            admit_one(p, v, i, false);
             p->st.wawd_admits++;
         }
 }
@@ -409,7 +421,7 @@ static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->admit_clock = now + 1;
     maybe_preempt(p, v, now);
     uint32_t gi = current(p, v, now);
-    if (gi != WG_NO) admit_one(p, v, gi);
+    if (gi != WG_NO) admit_one(p, v, gi, true);
     for (uint32_t i = 0; i < p->ng; i++)
         if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
             uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].first + p->cfg.window;

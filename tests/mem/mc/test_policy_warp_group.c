@@ -94,6 +94,25 @@ static void test_basjf_ab_age(void **state) {
     finish(x, end);
 }
 
+/* Bank command queues of one read (mc.wg.bank_q = 1): group A holds five reads of bank P
+ * (rows 5, 9, 11, 13, 15) and then one of bank Q. Unbounded, the five P reads are admitted at
+ * cycles 4-8 and Q's at 9, so Q opens at 9; with one slot per bank the four waiting P reads are
+ * passed over and Q's read is admitted at 5 and opens at 8 (tRRD_S after P's ACT at 4). */
+static void test_bank_queue_bound(void **state) {
+    (void)state;
+    static const uint32_t rows[] = {5, 9, 11, 13, 15};
+    for (int bounded = 0; bounded < 2; bounded++) {
+        struct run *x = start(bounded ? WG("wafcfs") "wg.bank_q=1\n" : WG("wafcfs"));
+        for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
+        enq_w(x, 5, addr(x, 1, 0, 3, 0), false, 0, 0, 1);
+        uint64_t end = run_idle(x, 0);
+        assert_int_equal(cmd_cycle(x, DRAM_ACT, 0), 4);
+        assert_int_equal(cmd_cycle(x, DRAM_ACT, 1), bounded ? 8 : 9);
+        assert_int_equal(x->n, 6);
+        finish(x, end);
+    }
+}
+
 /* Groups form only within the window: two reads of one warp 10 cycles apart are two groups. */
 static void test_window(void **state) {
     (void)state;
@@ -220,6 +239,7 @@ int main(void) {
         cmocka_unit_test(test_basjf_preempts),
         cmocka_unit_test(test_basjf_ab_age),
         cmocka_unit_test(test_window),
+        cmocka_unit_test(test_bank_queue_bound),
         cmocka_unit_test(test_merb),
         cmocka_unit_test(test_wawd),
         cmocka_unit_test(test_ideal_coordination),
