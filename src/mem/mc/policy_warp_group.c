@@ -7,7 +7,8 @@
  *    complete at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
  *    per-bank in-order command queues of mc.wg.bank_q reads (a read whose bank queue is full
- *    waits and the group's next read with room goes);
+ *    waits and the group's next read with room goes; when none of the group's reads has room,
+ *    the best other complete group with one goes, so that free banks do not idle);
  *  - a command scheduler goes round-robin over the banks (bank groups interleaved, to exploit
  *    tCCD_S < tCCD_L), issuing the next command of each bank queue's head, skipping blocked heads.
  * What differs between the registered names is how the transaction scheduler selects a group:
@@ -290,14 +291,22 @@ static int64_t score(struct wg *p, const struct mc_view *v, const struct group *
     return best;
 }
 
-/* The transaction scheduler's choice among complete groups (WG_NO when there is none). */
-static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now) {
+/* Whether some unadmitted read of the group has room in its bank queue. */
+static bool admissible(const struct wg *p, const struct group *g) {
+    for (const struct mc_req *r = g->head; r; r = link_next(r))
+        if (p->bq[r->bank].n < (uint32_t)p->cfg.bank_q) return true;
+    return false;
+}
+
+/* The transaction scheduler's choice among complete groups (WG_NO when there is none); with
+ * need_room, among those with a read it can admit now. */
+static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now, bool need_room) {
     uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO, coord = WG_NO;
     int64_t best_score = 0;
     uint32_t best_hits = 0;
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
-        if (!complete(p, g, now)) continue;
+        if (!complete(p, g, now) || (need_room && !admissible(p, g))) continue;
         if (oldest == WG_NO || g->first < p->g[oldest].first) oldest = i;
         if (p->wt && warp_table_marked(p->wt, warp_table_id(p->wt, &g->head->r.o)) &&
             (coord == WG_NO || g->first < p->g[coord].first))
@@ -370,7 +379,7 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
     }
     if (p->nsusp == 0 && p->cur == WG_NO) p->overrides = 0;
     if (p->cur == WG_NO) {
-        p->cur = select_group(p, v, now);
+        p->cur = select_group(p, v, now, false);
         if (p->cur != WG_NO && p->wt) /* tell every controller at once */
             warp_table_mark(p->wt, warp_table_id(p->wt, &p->g[p->cur].head->r.o));
     }
@@ -381,7 +390,7 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
  * mc.basjf.preempt suspends it (at most WG_MAX_SUSPEND times before the suspended drain). */
 static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
     if (p->mode == WG_WAFCFS || p->cur == WG_NO || p->overrides >= WG_MAX_SUSPEND) return;
-    uint32_t h, mb, cand = select_group(p, v, now);
+    uint32_t h, mb, cand = select_group(p, v, now, false);
     if (cand == WG_NO || cand == p->cur) return;
     int64_t cs = score(p, v, &p->g[p->cur], &h, &mb), ns = score(p, v, &p->g[cand], &h, &mb);
     if (ns + p->cfg.preempt >= cs) return;
@@ -421,7 +430,12 @@ static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->admit_clock = now + 1;
     maybe_preempt(p, v, now);
     uint32_t gi = current(p, v, now);
-    if (gi != WG_NO) admit_one(p, v, gi, true);
+    if (gi != WG_NO && !admit_one(p, v, gi, true)) {
+        /* every read of the group in service waits for a full bank queue: rather than leave
+         * the other banks idle, admit from the best group that has a read with room */
+        uint32_t alt = select_group(p, v, now, true);
+        if (alt != WG_NO) admit_one(p, v, alt, true);
+    }
     for (uint32_t i = 0; i < p->ng; i++)
         if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
             uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].first + p->cfg.window;

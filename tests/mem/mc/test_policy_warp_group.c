@@ -94,7 +94,7 @@ static void test_basjf_ab_age(void **state) {
     finish(x, end);
 }
 
-/* Bank command queues of one read (mc.wg.bank_q = 1): group A holds five reads of bank P
+/* Bank command queues of one read (mc.wg.bank_q = 1): a group holds five reads of bank P
  * (rows 5, 9, 11, 13, 15) and then one of bank Q. Unbounded, the five P reads are admitted at
  * cycles 4-8 and Q's at 9, so Q opens at 9; with one slot per bank the four waiting P reads are
  * passed over and Q's read is admitted at 5 and opens at 8 (tRRD_S after P's ACT at 4). */
@@ -111,6 +111,16 @@ static void test_bank_queue_bound(void **state) {
         assert_int_equal(x->n, 6);
         finish(x, end);
     }
+    /* The same five P reads as group A and the Q read as group B (warp 2): with one slot per
+     * bank, A waits for P after its first read, and rather than leave Q idle the transaction
+     * scheduler admits B's read at 5 (Q opens at 8, not after A's reads get through P). */
+    struct run *x = start(WG("wafcfs") "wg.bank_q=1\n");
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
+    enq_w(x, 5, addr(x, 1, 0, 3, 0), false, 0, 0, 2);
+    uint64_t end = run_idle(x, 0);
+    assert_int_equal(cmd_cycle(x, DRAM_ACT, 1), 8);
+    assert_int_equal(x->cmd[1].bg, 1);
+    finish(x, end);
 }
 
 /* Groups form only within the window: two reads of one warp 10 cycles apart are two groups. */
