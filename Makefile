@@ -20,7 +20,7 @@ build: $(BUILD)/Makefile
 # kmeansPoint launch).
 run: build
 	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set workload.bfs.nodes=262144 --set mc.policy=frfcfs -o $(BUILD)/bfs.json
-	./$(BUILD)/warpsim compare -c configs/rtx2060s.ini -w kmeans --size paper --set workload.kmeans.iters=1 mc.policy=frfcfs,warped-mc
+	./$(BUILD)/warpsim compare -c configs/rtx2060s.ini -w syr2k --size paper --set gpu.max_insts=5000000 --set mc.rq_size=512 --set gpu.dram_q=256 mc.policy=frfcfs-rr,warped-mc
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
