@@ -46,7 +46,8 @@
  *     url_hash}, file_id) per link; MAP_GROUP groups the postings by URL.
  * Inputs are generated from workload.seed. Paper sizes: pvc 100K log entries and iix 6.8 MB of
  * HTML (seed 001 Table 4.2: "100K", "6.8M"); ss 512 documents x 128 features and pvr 100K URL
- * lines (assumed: seed 002 gives no inputs; 512 x 128 is the Mars paper's small SS input). */
+ * lines (assumed: seed 002 gives no inputs; 512 x 128 is the Mars paper's small SS input).
+ * This file is the framework; each app's map bodies, input and host check are in mars_<app>.c. */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,31 +55,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/rng.h"
-#include "workload/kernels/kmodel.h"
-
-enum {
-    MR_MAXCOPY = 80,
-    MR_BLOCK = 256,
-    MR_COPY_BLOCK = 128,
-    MR_COPY_GRID = 512,
-    MR_HELPER_BLOCK = 512
-};
+#include "workload/kernels/mars.h"
 #define LO32 KI(0xffffffffll)
 #define HI32 KI((int64_t)0xffffffff00000000ull)
 
 /* ---------------------------------------------------------------------------------------------
  * Runtime program builder: the Mars kernels inline the app's map/compare code, so programs are
  * assembled from pieces (and unrolled byte copies) at create time. */
-struct kb {
-    struct km_inst *c;
-    uint32_t n, cap;
-    bool oom;
-    char lbl[64][24];
-    uint32_t nl;
-};
-
-static void kb_put(struct kb *b, struct km_inst i) {
+void kb_put(struct kb *b, struct km_inst i) {
     if (b->n == b->cap) {
         uint32_t cap = b->cap ? 2 * b->cap : 256;
         struct km_inst *c = realloc(b->c, cap * sizeof *c);
@@ -90,7 +74,6 @@ static void kb_put(struct kb *b, struct km_inst i) {
     }
     b->c[b->n++] = i;
 }
-#define E(...) kb_put(b, (struct km_inst)__VA_ARGS__)
 
 /* A label name unique within the program being built. */
 static const char *kb_label(struct kb *b, const char *base) {
@@ -186,7 +169,7 @@ static void gen_slot_init(struct kb *b, bool whole) {
 }
 
 /* EmitInterCount/EmitCount: the per-thread counters += sizes (registers ks, vs). */
-static void gen_emit_count(struct kb *b, int ks, int vs) {
+void gen_emit_count(struct kb *b, int ks, int vs) {
     E(KM_OP3(KM_IMAD, 30, KR(0), KI(4), KP(P_KS)));
     E(KM_LDG(4, 31, KR(30), 0));
     E(KM_OP2(KM_IADD, 31, KR(31), KR(ks)));
@@ -205,7 +188,7 @@ static void gen_emit_count(struct kb *b, int ks, int vs) {
  * (space vsp) to the thread's next slots (unrolled byte copies: the sizes are sizeof constants),
  * advances keyValOffsets, and writes the record's int4 (offsets chained from the previous one
  * when it is not the thread's first). Uses R30..R42. */
-static void gen_emit(struct kb *b, int ksp, int vsp, int ksz, int vsz) {
+void gen_emit(struct kb *b, int ksp, int vsp, int ksz, int vsz) {
     E(KM_OP3(KM_IMAD, 30, KR(0), KI(8), KP(P_KVO)));
     E(KM_LDG(8, 31, KR(30), 0));
     E(KM_OP3(KM_IMAD, 32, KR(0), KI(4), KP(P_KS)));
@@ -260,7 +243,7 @@ static void gen_emit(struct kb *b, int ksp, int vsp, int ksz, int vsz) {
 /* hash_func(str, len) of PVC and IIX map.cu: hash = len; hash = (hash << 4) ^ (hash >> 28) ^
  * str[i] in 32-bit int arithmetic (arithmetic shift), kept zero-extended in R43. str in R44, len
  * in R45; uses R46..R49. */
-static void gen_hash(struct kb *b) {
+void gen_hash(struct kb *b) {
     const char *lp = kb_label(b, "hloop"), *dn = kb_label(b, "hdone");
     E(KM_OP2(KM_AND, 43, KR(45), LO32));
     E(KM_MOV_(46, KRZ));
@@ -296,7 +279,6 @@ static int32_t host_hash(const char *s, int32_t len) {
 /* ---------------------------------------------------------------------------------------------
  * compare(a, b) of each app, a at R20 and b at R21 (device pointers into the key buffer),
  * result (-1, 0, 1) in R22; uses R23..R29 and P4/P6. */
-enum mr_cmp { CMP_HASHSTR, CMP_FLOAT_DESC, CMP_INT_DESC };
 
 static void gen_compare(struct kb *b, enum mr_cmp cmp) {
     const char *done = kb_label(b, "cdone");
@@ -563,270 +545,26 @@ static void helper_launch(struct km_launch *l, const struct km_prog *p, uint64_t
 
 /* ---------------------------------------------------------------------------------------------
  * The apps' map_count / map bodies (after gen_map_record: R4 = key, R5 = val). */
-enum mr_app { APP_PVC, APP_PVR, APP_SS, APP_IIX };
-
-static void gen_const_count(struct kb *b, int ksz, int vsz) {
+void gen_const_count(struct kb *b, int ksz, int vsz) {
     E(KM_MOV_(8, KI(ksz)));
     E(KM_MOV_(9, KI(vsz)));
     gen_emit_count(b, 8, 9);
 }
 
 /* GET_OUTPUT_BUF(off): sbuf + threadIdx.x * 20 + off, in R10. */
-static void gen_outbuf(struct kb *b) {
+void gen_outbuf(struct kb *b) {
     E(KM_S2R(10, SR_TID_X));
     E(KM_OP2(KM_IMUL, 10, KR(10), KI(20)));
 }
 
-/* PageViewCount map_count: the value's phase picks the emitted value size. */
-static void pvc_count(struct kb *b) {
-    E(KM_LDG(4, 6, KR(5), 4)); /* pVal->phase */
-    E(KM_ISETP_(KM_EQ, 1, KR(6), KRZ));
-    E(KM_MOV_(8, KI(16)));
-    E(KM_SEL_(9, KI(8), KI(4), 1));
-    gen_emit_count(b, 8, 9);
-}
-
-static void pvc_map(struct kb *b) {
-    E(KM_LDG(8, 12, KR(4), 0));             /* file_buf */
-    E(KM_LDG(4, 13, KR(4), 8));             /* entry_offset */
-    E(KM_OP2(KM_IADD, 44, KR(12), KR(13))); /* entry */
-    E(KM_LDG(4, 6, KR(5), 4));              /* phase */
-    E(KM_ISETP_(KM_NE, 1, KR(6), KRZ));
-    E(KM_BRA_IF(1, "phase1", "mend"));
-    E(KM_LDG(4, 45, KR(5), 0)); /* entry_size */
-    gen_hash(b);
-    E(KM_STG(4, KR(4), 12, KR(43))); /* pKey->entry_hash */
-    E(KM_MOV_(10, KR(4)));
-    E(KM_MOV_(11, KR(5)));
-    gen_emit(b, SPACE_GLOBAL, SPACE_GLOBAL, 16, 8);
-    E(KM_BRA_("mend"));
-    E(KM_LBL("phase1"));
-    E(KM_MOV_(14, KR(44))); /* p */
-    E(KM_MOV_(15, KI(1)));  /* url_size */
-    E(KM_LBL("tab1"));
-    E(KM_LDG_S(1, 16, KR(14), 0));
-    E(KM_ISETP_(KM_EQ, 2, KR(16), KI('\t')));
-    E(KM_BRA_IF(2, "tab1d", "tab1d"));
-    E(KM_OP2(KM_IADD, 14, KR(14), KI(1)));
-    E(KM_OP2(KM_IADD, 15, KR(15), KI(1)));
-    E(KM_BRA_("tab1"));
-    E(KM_LBL("tab1d"));
-    E(KM_STG(1, KR(14), 0, KRZ));
-    E(KM_OP2(KM_IADD, 17, KR(13), KR(15))); /* ip_offset */
-    E(KM_LBL("tab2"));
-    E(KM_LDG_S(1, 16, KR(14), 0));
-    E(KM_ISETP_(KM_EQ, 2, KR(16), KI('\t')));
-    E(KM_BRA_IF(2, "tab2d", "tab2d"));
-    E(KM_OP2(KM_IADD, 14, KR(14), KI(1)));
-    E(KM_BRA_("tab2"));
-    E(KM_LBL("tab2d"));
-    E(KM_STG(1, KR(14), 0, KRZ));
-    gen_outbuf(b);
-    E(KM_STS(4, KR(10), 0, KR(17))); /* *o_ipoffset */
-    E(KM_MOV_(45, KR(15)));
-    gen_hash(b);
-    E(KM_STG(4, KR(4), 12, KR(43)));
-    E(KM_MOV_(11, KR(10)));
-    E(KM_MOV_(10, KR(4)));
-    gen_emit(b, SPACE_GLOBAL, SPACE_SHARED, 16, 4);
-    E(KM_LBL("mend"));
-}
-
-static void pvr_map(struct kb *b) {
-    gen_outbuf(b);
-    E(KM_LDG(4, 12, KR(4), 0));
-    E(KM_LDG(4, 13, KR(5), 0));
-    E(KM_STS(4, KR(10), 0, KR(12)));
-    E(KM_STS(4, KR(10), 4, KR(13)));
-    E(KM_OP2(KM_IADD, 11, KR(10), KI(4)));
-    gen_emit(b, SPACE_SHARED, SPACE_SHARED, 4, 4);
-}
-
-/* SimilarityScore map: up, doc1Down, doc2Down over float4 columns (each float4 as two 8-byte
- * loads); result = up / (sqrtf(d1) * sqrtf(d2)). dim is a multiple of 4 here, so the remainder
- * loop never runs and is left out. */
-static void ss_map(struct kb *b) {
-    E(KM_LDG(8, 12, KR(4), 0)); /* matrix */
-    E(KM_LDG(4, 13, KR(5), 0)); /* doc1 */
-    E(KM_LDG(4, 14, KR(5), 4)); /* doc2 */
-    E(KM_LDG(4, 15, KR(5), 8)); /* dim */
-    E(KM_OP2(KM_IMUL, 16, KR(13), KR(15)));
-    E(KM_OP3(KM_IMAD, 16, KR(16), KI(4), KR(12))); /* a */
-    E(KM_OP2(KM_IMUL, 17, KR(14), KR(15)));
-    E(KM_OP3(KM_IMAD, 17, KR(17), KI(4), KR(12))); /* b */
-    E(KM_MOV_(18, KF(0.0f)));                      /* up */
-    E(KM_MOV_(19, KF(0.0f)));                      /* doc1Down */
-    E(KM_MOV_(20, KF(0.0f)));                      /* doc2Down */
-    E(KM_OP2(KM_SHR, 21, KR(15), KI(2)));          /* col4 */
-    E(KM_ISETP_(KM_LE, 1, KR(21), KRZ));
-    E(KM_BRA_IF(1, "cdone", "cdone"));
-    E(KM_LBL("col"));
-    E(KM_LDG(8, 22, KR(16), 0));
-    E(KM_LDG(8, 23, KR(16), 8));
-    E(KM_LDG(8, 24, KR(17), 0));
-    E(KM_LDG(8, 25, KR(17), 8));
-    E(KM_OP2(KM_SHR, 26, KR(22), KI(32))); /* a.y */
-    E(KM_OP2(KM_SHR, 27, KR(23), KI(32))); /* a.w */
-    E(KM_OP2(KM_SHR, 28, KR(24), KI(32))); /* b.y */
-    E(KM_OP2(KM_SHR, 29, KR(25), KI(32))); /* b.w */
-    E(KM_OP2(KM_FMUL, 40, KR(22), KR(24)));
-    E(KM_OP3(KM_FFMA, 40, KR(26), KR(28), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(23), KR(25), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(27), KR(29), KR(40)));
-    E(KM_OP2(KM_FADD, 18, KR(18), KR(40)));
-    E(KM_OP2(KM_FMUL, 40, KR(22), KR(22)));
-    E(KM_OP3(KM_FFMA, 40, KR(26), KR(26), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(23), KR(23), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(27), KR(27), KR(40)));
-    E(KM_OP2(KM_FADD, 19, KR(19), KR(40)));
-    E(KM_OP2(KM_FMUL, 40, KR(24), KR(24)));
-    E(KM_OP3(KM_FFMA, 40, KR(28), KR(28), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(25), KR(25), KR(40)));
-    E(KM_OP3(KM_FFMA, 40, KR(29), KR(29), KR(40)));
-    E(KM_OP2(KM_FADD, 20, KR(20), KR(40)));
-    E(KM_OP2(KM_IADD, 16, KR(16), KI(16)));
-    E(KM_OP2(KM_IADD, 17, KR(17), KI(16)));
-    E(KM_OP2(KM_IADD, 21, KR(21), KI(-1)));
-    E(KM_ISETP_(KM_GT, 1, KR(21), KRZ));
-    E(KM_BRA_IF(1, "col", "cdone"));
-    E(KM_LBL("cdone"));
-    E(KM_MUFU_(KM_SQRT, 19, KR(19)));
-    E(KM_MUFU_(KM_SQRT, 20, KR(20)));
-    E(KM_OP2(KM_FMUL, 19, KR(19), KR(20)));
-    E(KM_MUFU_(KM_RCP, 19, KR(19)));
-    E(KM_OP2(KM_FMUL, 18, KR(18), KR(19))); /* up / down, as RCP + FMUL */
-    gen_outbuf(b);
-    E(KM_STS(4, KR(10), 0, KR(18)));
-    E(KM_STS(4, KR(10), 4, KR(13)));
-    E(KM_STS(4, KR(10), 8, KR(14)));
-    E(KM_OP2(KM_IADD, 11, KR(10), KI(4)));
-    gen_emit(b, SPACE_SHARED, SPACE_SHARED, 4, 8);
-}
-
-/* InvertedIndex map_count / map: the <a href="..."> state machine over the block, one byte per
- * iteration (each lane its own ~1 KB block: uncoalesced, but the next bytes hit the same line).
- * States START 0, IN_TAG 1, IN_ATAG 2, FOUND_HREF 3, START_LINK 4. R12 = buf, R13 = size,
- * R14 = j, R15 = state, R16 = buf[j]. */
-static void iix_body(struct kb *b, bool count) {
-    E(KM_LDG(8, 12, KR(4), 0));             /* pKey->file_buf */
-    E(KM_LDG_S(4, 17, KR(5), 0));           /* block_offset */
-    E(KM_LDG_S(4, 13, KR(5), 4));           /* block_size */
-    E(KM_OP2(KM_IADD, 12, KR(12), KR(17))); /* buf */
-    E(KM_MOV_(14, KRZ));
-    E(KM_MOV_(15, KRZ));
-    E(KM_ISETP_(KM_GE, 1, KR(14), KR(13)));
-    E(KM_BRA_IF(1, "sdone", "sdone"));
-    E(KM_LBL("scan"));
-    E(KM_OP2(KM_IADD, 18, KR(12), KR(14)));
-    E(KM_LDG_S(1, 16, KR(18), 0)); /* buf[j] */
-    E(KM_ISETP_(KM_EQ, 1, KR(15), KI(0)));
-    E(KM_BRA_IF(1, "s0", "tail"));
-    E(KM_ISETP_(KM_EQ, 1, KR(15), KI(1)));
-    E(KM_BRA_IF(1, "s1", "tail"));
-    E(KM_ISETP_(KM_EQ, 1, KR(15), KI(2)));
-    E(KM_BRA_IF(1, "s2", "tail"));
-    E(KM_ISETP_(KM_EQ, 1, KR(15), KI(3)));
-    E(KM_BRA_IF(1, "s3", "tail"));
-    /* START_LINK */
-    E(KM_MOV_(19, KR(18))); /* link_end */
-    E(KM_LBL("lend"));
-    E(KM_LDG_S(1, 20, KR(19), 0));
-    E(KM_ISETP_(KM_EQ, 2, KR(20), KI('"')));
-    E(KM_BRA_IF(2, "lendd", "lendd"));
-    E(KM_OP2(KM_IADD, 19, KR(19), KI(1)));
-    E(KM_BRA_("lend"));
-    E(KM_LBL("lendd"));
-    E(KM_OP2(KM_ISUB, 21, KR(19), KR(18))); /* link length */
-    if (count) {
-        E(KM_MOV_(8, KI(16)));
-        E(KM_MOV_(9, KI(4)));
-        gen_emit_count(b, 8, 9);
-    } else {
-        E(KM_STG(1, KR(19), 0, KRZ)); /* *link_end = '\0' */
-        E(KM_OP2(KM_IADD, 22, KR(14), KR(17)));
-        E(KM_STG(4, KR(4), 8, KR(22))); /* pKey->url_offset */
-        E(KM_MOV_(44, KR(18)));
-        E(KM_MOV_(45, KR(21)));
-        gen_hash(b);
-        E(KM_STG(4, KR(4), 12, KR(43))); /* pKey->url_hash */
-        E(KM_MOV_(10, KR(4)));
-        E(KM_OP2(KM_IADD, 11, KR(5), KI(8))); /* &pVal->file_id */
-        gen_emit(b, SPACE_GLOBAL, SPACE_GLOBAL, 16, 4);
-    }
-    E(KM_OP2(KM_IADD, 14, KR(14), KR(21)));
-    E(KM_MOV_(15, KRZ));
-    E(KM_BRA_("tail"));
-    E(KM_LBL("s0")); /* START: '<' -> IN_TAG */
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI('<')));
-    E(KM_SEL_(15, KI(1), KR(15), 1));
-    E(KM_BRA_("tail"));
-    E(KM_LBL("s1")); /* IN_TAG: 'a' -> IN_ATAG, ' ' stays, else START */
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI(' ')));
-    E(KM_SEL_(15, KI(1), KI(0), 1));
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI('a')));
-    E(KM_SEL_(15, KI(2), KR(15), 1));
-    E(KM_BRA_("tail"));
-    E(KM_LBL("s2")); /* IN_ATAG: "href" -> FOUND_HREF (j += 3), ' ' stays, else START */
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI('h')));
-    E(KM_BRA_IF(1, "href", "tail"));
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI(' ')));
-    E(KM_SEL_(15, KI(2), KI(0), 1));
-    E(KM_BRA_("tail"));
-    E(KM_LBL("href")); /* for x < 5: href[x] != url_start[x] break; found when x stops at 4 */
-    E(KM_MOV_(15, KRZ));
-    static const char hr[4] = {'h', 'r', 'e', 'f'};
-    for (int x = 0; x < 4; x++) {
-        E(KM_LDG_S(1, 20, KR(18), x));
-        E(KM_ISETP_(KM_NE, 1, KR(20), KI(hr[x])));
-        E(KM_BRA_IF(1, "tail", "tail"));
-    }
-    E(KM_LDG_S(1, 20, KR(18), 4)); /* href[4] = '\0' != url_start[4] unless the block ends */
-    E(KM_ISETP_(KM_EQ, 1, KR(20), KRZ));
-    E(KM_BRA_IF(1, "tail", "tail"));
-    E(KM_MOV_(15, KI(3)));
-    E(KM_OP2(KM_IADD, 14, KR(14), KI(3)));
-    E(KM_BRA_("tail"));
-    E(KM_LBL("s3")); /* FOUND_HREF: ' ' or '=' stay, '"' -> START_LINK, else START */
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI('"')));
-    E(KM_SEL_(15, KI(4), KI(0), 1));
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI(' ')));
-    E(KM_SEL_(15, KI(3), KR(15), 1));
-    E(KM_ISETP_(KM_EQ, 1, KR(16), KI('=')));
-    E(KM_SEL_(15, KI(3), KR(15), 1));
-    E(KM_LBL("tail"));
-    E(KM_OP2(KM_IADD, 14, KR(14), KI(1)));
-    E(KM_ISETP_(KM_LT, 1, KR(14), KR(13)));
-    E(KM_BRA_IF(1, "scan", "sdone"));
-    E(KM_LBL("sdone"));
-}
-
-static void gen_mapper(struct kb *b, enum mr_app app, bool count) {
+static void gen_mapper(struct kb *b, const struct mars_app *app, bool count) {
     gen_map_prologue(b);
     if (!count) gen_slot_init(b, true);
     gen_map_record(b);
-    switch (app) {
-    case APP_PVC:
-        if (count)
-            pvc_count(b);
-        else
-            pvc_map(b);
-        break;
-    case APP_PVR:
-        if (count)
-            gen_const_count(b, 4, 4);
-        else
-            pvr_map(b);
-        break;
-    case APP_SS:
-        if (count)
-            gen_const_count(b, 4, 8);
-        else
-            ss_map(b);
-        break;
-    case APP_IIX:
-        iix_body(b, count);
-        break;
-    }
+    if (count)
+        app->gen_count(b);
+    else
+        app->gen_map(b);
     E(KM_LBL("end"));
     E(KM_EXIT_());
 }
@@ -860,85 +598,19 @@ static void gen_reducer(struct kb *b, bool count) {
 
 /* ---------------------------------------------------------------------------------------------
  * Host side: one MapReduce() call as a sequence of launches. */
-struct mr_data { /* key/value buffers with their int4 index, on the host */
-    uint8_t *keys, *vals;
-    int32_t *os; /* 4 per record */
-    uint32_t n;
-    uint64_t kbytes, vbytes;
-};
 
-enum mr_step { /* what the next launch is (the host work before it included) */
-               ST_MAPCOUNT,
-               ST_MAP,
-               ST_INIT,
-               ST_SORT,
-               ST_GETV,
-               ST_SCANV,
-               ST_COPYV,
-               ST_SETV,
-               ST_GETK,
-               ST_SCANK,
-               ST_COPYK,
-               ST_BOUND,
-               ST_WRITEB,
-               ST_SETB,
-               ST_GROUPED,
-               ST_REDCOUNT,
-               ST_RED,
-               ST_DONE
-};
-
-struct mars {
-    struct km_workload kw; /* first: the kmodel glue casts to it */
-    enum mr_app app;
-    struct km_prog pcount, pmap, psort, pcopy, pbound, prcount, pred;
-    struct km_prog pinit, pgetxy, pgetzw, psetxy, psetzw, pgety, pwriteb, psetb;
-    uint32_t njobs, job; /* MapReduce calls (pvc: 2) */
-    bool reduce;         /* this job's workflow is MAP_REDUCE */
-    enum mr_step step;
-    uint32_t launches;
-    struct mr_data in;
-    /* device state of the current job */
-    uint64_t d_ikeys, d_ivals, d_ios, d_ks, d_vs, d_cnt, d_pks, d_pvs, d_pcnt, d_ok, d_ov, d_oos,
-        d_kvo, d_cur;
-    uint64_t d_gkeys, d_gvals, d_gos, d_R, d_PA, d_size, d_sum, d_start, d_ssum, d_bnd, d_orng,
-        d_rng;
-    uint32_t threads; /* map/reduce threads launched (per-task array length) */
-    uint32_t inter_n; /* intermediate records */
-    uint64_t inter_kb, inter_vb;
-    uint32_t padded, sk, sj; /* bitonic: records, current k and j */
-    uint32_t chunk;          /* copyChunks launches done */
-    uint32_t ngroups;
-    int32_t *range;                            /* host copy of the key list ranges [ngroups][2] */
-    uint64_t d_out_keys, d_out_vals, d_out_os; /* final output of the job */
-    uint32_t out_n;
-    uint64_t out_kb, out_vb;
-    struct wl_copy copies[MR_MAXCOPY];
-    uint32_t ncopies;
-    /* app inputs */
-    uint64_t d_file[64]; /* pvc/pvr: the log; iix: one per file */
-    uint32_t nfiles;
-    char *text[64]; /* host copy of each file (pvc: as given to the device) */
-    uint64_t text_len[64];
-    float *matrix;
-    uint64_t d_matrix;
-    float *ss_keys; /* verify: host keys, bitonic order and pairs */
-    int32_t *ss_order, *ss_pair;
-    uint32_t docs, dim;
-};
-
-static int dev(struct mars *m, uint64_t *addr, uint64_t bytes, const char *what, struct ws_err *e) {
+int mars_dev(struct mars *m, uint64_t *addr, uint64_t bytes, const char *what, struct ws_err *e) {
     *addr = devmem_alloc(m->kw.dm, bytes ? bytes : 4, what, e);
     return *addr ? 0 : -1;
 }
-static void *host(struct mars *m, uint64_t addr, uint64_t bytes) {
+void *mars_host(struct mars *m, uint64_t addr, uint64_t bytes) {
     return devmem_host(m->kw.dm, addr, bytes ? bytes : 4);
 }
 
 /* Exclusive prefix sum of n ints at device address src into dst; returns the total. */
 static uint64_t prefix(struct mars *m, uint64_t src, uint64_t dst, uint32_t n) {
-    const int32_t *s = host(m, src, 4ull * n);
-    int32_t *d = host(m, dst, 4ull * n);
+    const int32_t *s = mars_host(m, src, 4ull * n);
+    int32_t *d = mars_host(m, dst, 4ull * n);
     uint64_t t = 0;
     for (uint32_t i = 0; i < n; i++) d[i] = (int32_t)t, t += (uint32_t)s[i];
     return t;
@@ -958,21 +630,21 @@ static void set_map_params(struct mars *m, struct km_launch *l) {
 /* startMap up to MapperCount: upload the input, per-task counters. */
 static int start_map(struct mars *m, struct km_launch *l, struct ws_err *e) {
     struct mr_data *in = &m->in;
-    if (dev(m, &m->d_ikeys, in->kbytes, "d_inputKeys", e) ||
-        dev(m, &m->d_ivals, in->vbytes, "d_inputVals", e) ||
-        dev(m, &m->d_ios, 16ull * in->n, "d_inputOffsetSizes", e))
+    if (mars_dev(m, &m->d_ikeys, in->kbytes, "d_inputKeys", e) ||
+        mars_dev(m, &m->d_ivals, in->vbytes, "d_inputVals", e) ||
+        mars_dev(m, &m->d_ios, 16ull * in->n, "d_inputOffsetSizes", e))
         return -1;
-    memcpy(host(m, m->d_ikeys, in->kbytes), in->keys, in->kbytes);
-    memcpy(host(m, m->d_ivals, in->vbytes), in->vals, in->vbytes);
-    memcpy(host(m, m->d_ios, 16ull * in->n), in->os, 16ull * in->n);
+    memcpy(mars_host(m, m->d_ikeys, in->kbytes), in->keys, in->kbytes);
+    memcpy(mars_host(m, m->d_ivals, in->vbytes), in->vals, in->vbytes);
+    memcpy(mars_host(m, m->d_ios, 16ull * in->n), in->os, 16ull * in->n);
     km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ikeys, in->kbytes);
     km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ivals, in->vbytes);
     km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_ios, 16ull * in->n);
     uint32_t blocks = (in->n + MR_BLOCK - 1) / MR_BLOCK;
     m->threads = blocks * MR_BLOCK;
-    if (dev(m, &m->d_ks, 4ull * m->threads, "d_interKeysSizePerTask", e) ||
-        dev(m, &m->d_vs, 4ull * m->threads, "d_interValsSizePerTask", e) ||
-        dev(m, &m->d_cnt, 4ull * m->threads, "d_interCountPerTask", e))
+    if (mars_dev(m, &m->d_ks, 4ull * m->threads, "d_interKeysSizePerTask", e) ||
+        mars_dev(m, &m->d_vs, 4ull * m->threads, "d_interValsSizePerTask", e) ||
+        mars_dev(m, &m->d_cnt, 4ull * m->threads, "d_interCountPerTask", e))
         return -1;
     *l = (struct km_launch){.prog = &m->pcount, .grid = {blocks, 1, 1}, .block = {MR_BLOCK, 1, 1}};
     set_map_params(m, l);
@@ -986,11 +658,11 @@ static int start_map(struct mars *m, struct km_launch *l, struct ws_err *e) {
 /* startMap after MapperCount: prefix sums, intermediate buffers, Mapper. */
 static int start_mapper(struct mars *m, struct km_launch *l, struct ws_err *e) {
     uint32_t t = m->threads;
-    if (dev(m, &m->d_pks, 4ull * t, "d_psKeySizes", e)) return -1;
+    if (mars_dev(m, &m->d_pks, 4ull * t, "d_psKeySizes", e)) return -1;
     m->inter_kb = prefix(m, m->d_ks, m->d_pks, t);
-    if (dev(m, &m->d_pvs, 4ull * t, "d_psValSizes", e)) return -1;
+    if (mars_dev(m, &m->d_pvs, 4ull * t, "d_psValSizes", e)) return -1;
     m->inter_vb = prefix(m, m->d_vs, m->d_pvs, t);
-    if (dev(m, &m->d_pcnt, 4ull * t, "d_psCounts", e)) return -1;
+    if (mars_dev(m, &m->d_pcnt, 4ull * t, "d_psCounts", e)) return -1;
     uint64_t n = prefix(m, m->d_cnt, m->d_pcnt, t);
     if (n == 0 || n > (1u << 24) || m->inter_kb > INT32_MAX || m->inter_vb > INT32_MAX)
         return ws_fail(e, "mars: the map emits %llu records (need 1 .. 2^24)",
@@ -999,11 +671,11 @@ static int start_mapper(struct mars *m, struct km_launch *l, struct ws_err *e) {
     /* interVals rounded up to 256 B as cudaMalloc does, so that the first Emit's read of
      * interOffsetSizes[-1] stays inside it; interOffsetSizes one record longer, for the
      * Mapper prologue's write at psCounts[index] of a last task that emits nothing. */
-    if (dev(m, &m->d_ok, m->inter_kb, "d_interKeys", e) ||
-        dev(m, &m->d_ov, (m->inter_vb + 255) & ~255ull, "d_interVals", e) ||
-        dev(m, &m->d_oos, 16ull * (n + 1), "d_interOffsetSizes", e) ||
-        dev(m, &m->d_kvo, 8ull * t, "d_keyValOffsets", e) ||
-        dev(m, &m->d_cur, 4ull * t, "d_curIndex", e))
+    if (mars_dev(m, &m->d_ok, m->inter_kb, "d_interKeys", e) ||
+        mars_dev(m, &m->d_ov, (m->inter_vb + 255) & ~255ull, "d_interVals", e) ||
+        mars_dev(m, &m->d_oos, 16ull * (n + 1), "d_interOffsetSizes", e) ||
+        mars_dev(m, &m->d_kvo, 8ull * t, "d_keyValOffsets", e) ||
+        mars_dev(m, &m->d_cur, 4ull * t, "d_curIndex", e))
         return -1;
     *l = (struct km_launch){.prog = &m->pmap,
                             .grid = {t / MR_BLOCK, 1, 1},
@@ -1025,10 +697,10 @@ static int start_sort(struct mars *m, struct km_launch *l, struct ws_err *e) {
     if (p > MR_HELPER_BLOCK * MR_HELPER_BLOCK)
         return ws_fail(e, "mars: %u intermediate records: more than one 512 x 512 chunk", n);
     m->padded = p;
-    if (dev(m, &m->d_gkeys, m->inter_kb, "d_outputKeys", e) ||
-        dev(m, &m->d_gvals, m->inter_vb, "d_outputVals", e) ||
-        dev(m, &m->d_gos, 16ull * n, "d_outputOffsetSizes", e) ||
-        dev(m, &m->d_R, 16ull * p, "d_R", e))
+    if (mars_dev(m, &m->d_gkeys, m->inter_kb, "d_outputKeys", e) ||
+        mars_dev(m, &m->d_gvals, m->inter_vb, "d_outputVals", e) ||
+        mars_dev(m, &m->d_gos, 16ull * n, "d_outputOffsetSizes", e) ||
+        mars_dev(m, &m->d_R, 16ull * p, "d_R", e))
         return -1;
     helper_launch(l, &m->pinit, m->d_R, p, 0, 0);
     m->sk = 2, m->sj = 1;
@@ -1064,9 +736,9 @@ static int read_groups(struct mars *m, struct ws_err *e) {
     free(m->range);
     m->range = malloc(8ull * g + 8);
     if (!m->range) return ws_fail(e, "mars: out of memory");
-    memcpy(m->range, host(m, m->d_orng, 8ull * g), 8ull * g);
-    if (dev(m, &m->d_rng, 8ull * g, "interKeyListRange", e)) return -1;
-    memcpy(host(m, m->d_rng, 8ull * g), m->range, 8ull * g);
+    memcpy(m->range, mars_host(m, m->d_orng, 8ull * g), 8ull * g);
+    if (mars_dev(m, &m->d_rng, 8ull * g, "interKeyListRange", e)) return -1;
+    memcpy(mars_host(m, m->d_rng, 8ull * g), m->range, 8ull * g);
     km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_rng, 8ull * g);
     return 0;
 }
@@ -1075,23 +747,23 @@ static int start_reduce(struct mars *m, struct km_launch *l, bool count, struct 
     uint32_t g = m->ngroups, blocks = (g + MR_BLOCK - 1) / MR_BLOCK;
     if (count) {
         m->threads = blocks * MR_BLOCK;
-        if (dev(m, &m->d_ks, 4ull * m->threads, "d_outputKeysSizePerTask", e) ||
-            dev(m, &m->d_vs, 4ull * m->threads, "d_outputValsSizePerTask", e) ||
-            dev(m, &m->d_cnt, 4ull * m->threads, "d_outputCountPerTask", e))
+        if (mars_dev(m, &m->d_ks, 4ull * m->threads, "d_outputKeysSizePerTask", e) ||
+            mars_dev(m, &m->d_vs, 4ull * m->threads, "d_outputValsSizePerTask", e) ||
+            mars_dev(m, &m->d_cnt, 4ull * m->threads, "d_outputCountPerTask", e))
             return -1;
     } else {
         uint32_t t = m->threads;
-        if (dev(m, &m->d_pks, 4ull * t, "d_psKeySizes", e)) return -1;
+        if (mars_dev(m, &m->d_pks, 4ull * t, "d_psKeySizes", e)) return -1;
         m->out_kb = prefix(m, m->d_ks, m->d_pks, t);
-        if (dev(m, &m->d_pvs, 4ull * t, "d_psValSizes", e)) return -1;
+        if (mars_dev(m, &m->d_pvs, 4ull * t, "d_psValSizes", e)) return -1;
         m->out_vb = prefix(m, m->d_vs, m->d_pvs, t);
-        if (dev(m, &m->d_pcnt, 4ull * t, "d_psCounts", e)) return -1;
+        if (mars_dev(m, &m->d_pcnt, 4ull * t, "d_psCounts", e)) return -1;
         m->out_n = (uint32_t)prefix(m, m->d_cnt, m->d_pcnt, t);
-        if (dev(m, &m->d_ok, m->out_kb, "d_outputKeys", e) ||
-            dev(m, &m->d_ov, (m->out_vb + 255) & ~255ull, "d_outputVals", e) ||
-            dev(m, &m->d_oos, 16ull * (m->out_n + 1), "d_outputOffsetSizes", e) ||
-            dev(m, &m->d_kvo, 8ull * t, "d_keyValOffsets", e) ||
-            dev(m, &m->d_cur, 4ull * t, "d_curIndex", e))
+        if (mars_dev(m, &m->d_ok, m->out_kb, "d_outputKeys", e) ||
+            mars_dev(m, &m->d_ov, (m->out_vb + 255) & ~255ull, "d_outputVals", e) ||
+            mars_dev(m, &m->d_oos, 16ull * (m->out_n + 1), "d_outputOffsetSizes", e) ||
+            mars_dev(m, &m->d_kvo, 8ull * t, "d_keyValOffsets", e) ||
+            mars_dev(m, &m->d_cur, 4ull * t, "d_curIndex", e))
             return -1;
     }
     *l = (struct km_launch){.prog = count ? &m->prcount : &m->pred,
@@ -1121,9 +793,9 @@ static int next_job_input(struct mars *m, struct ws_err *e) {
     in->n = m->out_n, in->kbytes = m->out_kb, in->vbytes = m->out_vb;
     in->keys = malloc(in->kbytes), in->vals = malloc(in->vbytes), in->os = malloc(16ull * in->n);
     if (!in->keys || !in->vals || !in->os) return ws_fail(e, "mars: out of memory");
-    memcpy(in->keys, host(m, m->d_ok, in->kbytes), in->kbytes);
-    memcpy(in->vals, host(m, m->d_ov, in->vbytes), in->vbytes);
-    memcpy(in->os, host(m, m->d_oos, 16ull * in->n), 16ull * in->n);
+    memcpy(in->keys, mars_host(m, m->d_ok, in->kbytes), in->kbytes);
+    memcpy(in->vals, mars_host(m, m->d_ov, in->vbytes), in->vbytes);
+    memcpy(in->os, mars_host(m, m->d_oos, 16ull * in->n), 16ull * in->n);
     return 0;
 }
 
@@ -1136,7 +808,7 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
         switch (m->step) {
         case ST_MAPCOUNT:
             if (m->job == m->njobs) return 0;
-            m->reduce = m->app == APP_PVC && m->job == 0;
+            m->reduce = m->app->reduce_first && m->job == 0;
             if (start_map(m, &l, e)) return -1;
             m->step = ST_MAP;
             goto launch;
@@ -1150,28 +822,29 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
             goto launch;
         case ST_SORT:
             if (m->sk == 2 && m->sj == 1) /* bitonicSortGPU's cudaMemcpy DtoD of the records */
-                memcpy(host(m, m->d_R, 16ull * n), host(m, m->d_oos, 16ull * n), 16ull * n);
+                memcpy(mars_host(m, m->d_R, 16ull * n), mars_host(m, m->d_oos, 16ull * n),
+                       16ull * n);
             if (m->sk <= m->padded) {
                 sort_launch(m, &l);
                 if ((m->sj /= 2) == 0) m->sk *= 2, m->sj = m->sk / 2;
                 goto launch;
             }
             /* its last copy: the tail of d_R to d_outputOffsetSizes; then sort_GPU's d_PA */
-            memcpy(host(m, m->d_gos, 16ull * n),
-                   host(m, m->d_R + 16ull * (m->padded - n), 16ull * n), 16ull * n);
-            if (dev(m, &m->d_PA, 8ull * n, "d_PA", e)) return -1;
+            memcpy(mars_host(m, m->d_gos, 16ull * n),
+                   mars_host(m, m->d_R + 16ull * (m->padded - n), 16ull * n), 16ull * n);
+            if (mars_dev(m, &m->d_PA, 8ull * n, "d_PA", e)) return -1;
             helper_launch(&l, &m->pgetzw, m->d_gos, n, m->d_PA, 0);
             m->step = ST_GETV;
             goto launch;
         case ST_GETV:
         case ST_GETK: /* copyChunks: d_size = the .y of d_PA */
-            if (dev(m, &m->d_size, 4ull * n, "d_size", e)) return -1;
+            if (mars_dev(m, &m->d_size, 4ull * n, "d_size", e)) return -1;
             helper_launch(&l, &m->pgety, m->d_PA, n, m->d_size, 0);
             m->step = m->step == ST_GETV ? ST_SCANV : ST_SCANK;
             goto launch;
         case ST_SCANV:
         case ST_SCANK:
-            if (dev(m, &m->d_sum, 4ull * n, "d_sum", e)) return -1;
+            if (mars_dev(m, &m->d_sum, 4ull * n, "d_sum", e)) return -1;
             prefix(m, m->d_size, m->d_sum, n);
             m->chunk = 0;
             m->step = m->step == ST_SCANV ? ST_COPYV : ST_COPYK;
@@ -1195,7 +868,7 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
             m->step = ST_GETK;
             goto launch;
         case ST_BOUND:
-            if (dev(m, &m->d_start, 4ull * n, "d_startArray", e)) return -1;
+            if (mars_dev(m, &m->d_start, 4ull * n, "d_startArray", e)) return -1;
             l = (struct km_launch){.prog = &m->pbound,
                                    .grid = {MR_HELPER_BLOCK, 1, 1},
                                    .block = {MR_HELPER_BLOCK, 1, 1}};
@@ -1207,17 +880,18 @@ static int mars_next(struct workload *w, struct kernel_desc *kd, struct ws_err *
             m->step = ST_WRITEB;
             goto launch;
         case ST_WRITEB: {
-            if (dev(m, &m->d_ssum, 4ull * n, "d_startSumArray", e)) return -1;
+            if (mars_dev(m, &m->d_ssum, 4ull * n, "d_startSumArray", e)) return -1;
             prefix(m, m->d_start, m->d_ssum, n);
-            const int32_t *a = host(m, m->d_start, 4ull * n), *b = host(m, m->d_ssum, 4ull * n);
+            const int32_t *a = mars_host(m, m->d_start, 4ull * n),
+                          *b = mars_host(m, m->d_ssum, 4ull * n);
             m->ngroups = (uint32_t)(a[n - 1] + b[n - 1]);
-            if (dev(m, &m->d_bnd, 4ull * m->ngroups, "d_boundary", e)) return -1;
+            if (mars_dev(m, &m->d_bnd, 4ull * m->ngroups, "d_boundary", e)) return -1;
             helper_launch(&l, &m->pwriteb, m->d_start, n, m->d_ssum, m->d_bnd);
             m->step = ST_SETB;
             goto launch;
         }
         case ST_SETB:
-            if (dev(m, &m->d_orng, 8ull * m->ngroups, "d_outputKeyListRange", e)) return -1;
+            if (mars_dev(m, &m->d_orng, 8ull * m->ngroups, "d_outputKeyListRange", e)) return -1;
             helper_launch(&l, &m->psetb, m->d_bnd, m->ngroups, m->d_orng, n);
             m->step = ST_GROUPED;
             goto launch;
@@ -1261,14 +935,14 @@ launch:
  * Verification against host computations. */
 
 /* The final groups: record i of the sorted output is (key, value); group g spans range[g]. */
-static const uint8_t *out_key(struct mars *m, uint32_t i, uint32_t *len) {
-    const int32_t *os = host(m, m->d_out_os, 16ull * m->out_n);
+const uint8_t *out_key(struct mars *m, uint32_t i, uint32_t *len) {
+    const int32_t *os = mars_host(m, m->d_out_os, 16ull * m->out_n);
     if (len) *len = (uint32_t)os[4 * i + 1];
-    return host(m, m->d_out_keys + (uint32_t)os[4 * i], (uint32_t)os[4 * i + 1]);
+    return mars_host(m, m->d_out_keys + (uint32_t)os[4 * i], (uint32_t)os[4 * i + 1]);
 }
-static const uint8_t *out_val(struct mars *m, uint32_t i) {
-    const int32_t *os = host(m, m->d_out_os, 16ull * m->out_n);
-    return host(m, m->d_out_vals + (uint32_t)os[4 * i + 2], (uint32_t)os[4 * i + 3]);
+const uint8_t *out_val(struct mars *m, uint32_t i) {
+    const int32_t *os = mars_host(m, m->d_out_os, 16ull * m->out_n);
+    return mars_host(m, m->d_out_vals + (uint32_t)os[4 * i + 2], (uint32_t)os[4 * i + 3]);
 }
 
 /* The string a {file_buf, offset, hash} key points to (file_buf is a device address). */
@@ -1281,19 +955,12 @@ static const char *key_string(struct mars *m, const uint8_t *k) {
     return (const char *)s.host + (fb + (uint64_t)off - s.addr);
 }
 
-static int cmp_str(const void *a, const void *b) {
+int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Host truth for pvc/iix: the sorted list of (string, count) pairs ("URL" + group size). */
-struct truth {
-    char **s;
-    uint32_t n;
-};
-
 /* Checks that the groups are exactly the truth's multiset of strings, grouped. */
-static int check_groups(struct mars *m, struct truth *t, const char *what, int extra,
-                        struct ws_err *e) {
+int check_groups(struct mars *m, struct truth *t, const char *what, int extra, struct ws_err *e) {
     char **got = malloc((m->out_n + 1) * sizeof *got);
     if (!got) return ws_fail(e, "mars: out of memory");
     for (uint32_t g = 0; g < m->ngroups; g++) {
@@ -1326,206 +993,13 @@ static int check_groups(struct mars *m, struct truth *t, const char *what, int e
     return 0;
 }
 
-/* SimilarityScore's key for pair k as the map computes it (same float operations, same order). */
-static float ss_key(const struct mars *m, uint32_t i, uint32_t j) {
-    const float *a = &m->matrix[(size_t)i * m->dim], *b = &m->matrix[(size_t)j * m->dim];
-    float up = 0, d1 = 0, d2 = 0;
-    for (uint32_t c = 0; c < m->dim; c += 4) {
-        float t = a[c] * b[c];
-        t = fmaf(a[c + 1], b[c + 1], t);
-        t = fmaf(a[c + 2], b[c + 2], t);
-        t = fmaf(a[c + 3], b[c + 3], t);
-        up = up + t;
-        t = a[c] * a[c];
-        t = fmaf(a[c + 1], a[c + 1], t);
-        t = fmaf(a[c + 2], a[c + 2], t);
-        t = fmaf(a[c + 3], a[c + 3], t);
-        d1 = d1 + t;
-        t = b[c] * b[c];
-        t = fmaf(b[c + 1], b[c + 1], t);
-        t = fmaf(b[c + 2], b[c + 2], t);
-        t = fmaf(b[c + 3], b[c + 3], t);
-        d2 = d2 + t;
-    }
-    float down = sqrtf(d1) * sqrtf(d2);
-    return up * (1.0f / down);
-}
-
-/* SS's compare is not a total order (scores within 1e-7 are "equal"), so the sorted output is
- * checked against the same bitonic network run on the host: record i must be the pair the
- * network puts there, with the same key bits. The host order is made on the first call. */
-static int ss_order(struct mars *m, uint32_t i, float score, const int32_t d[2]) {
-    if (!m->ss_order) {
-        uint32_t n = m->docs * (m->docs - 1) / 2, p = m->padded, k = 0;
-        m->ss_keys = malloc(n * sizeof *m->ss_keys);
-        m->ss_order = malloc(p * sizeof *m->ss_order);
-        m->ss_pair = malloc(2ull * n * sizeof *m->ss_pair);
-        if (!m->ss_keys || !m->ss_order || !m->ss_pair) return -1;
-        for (uint32_t a = 0; a < m->docs; a++)
-            for (uint32_t b = a + 1; b < m->docs; b++, k++)
-                m->ss_keys[k] = ss_key(m, a, b), m->ss_pair[2 * k] = (int32_t)a,
-                m->ss_pair[2 * k + 1] = (int32_t)b;
-        for (uint32_t x = 0; x < p; x++) m->ss_order[x] = x < n ? (int32_t)x : -1;
-        for (uint32_t kk = 2; kk <= p; kk *= 2)
-            for (uint32_t j = kk / 2; j > 0; j /= 2)
-                for (uint32_t x = 0; x < p; x++) {
-                    uint32_t y = x ^ j;
-                    if (y <= x) continue;
-                    int32_t u = m->ss_order[x], v = m->ss_order[y];
-                    int c;
-                    if (u < 0 || v < 0)
-                        c = u == v ? 0 : u < 0 ? -1 : 1;
-                    else {
-                        float fa = m->ss_keys[u], fb = m->ss_keys[v];
-                        c = fabsf(fa - fb) < 0.0000001f ? 0 : fa < fb ? 1 : -1;
-                    }
-                    if (c == ((x & kk) == 0 ? 1 : -1)) m->ss_order[x] = v, m->ss_order[y] = u;
-                }
-    }
-    int32_t want = m->ss_order[m->padded - m->out_n + i];
-    return want < 0 || memcmp(&m->ss_keys[want], &score, 4) != 0 || m->ss_pair[2 * want] != d[0] ||
-           m->ss_pair[2 * want + 1] != d[1];
-}
-
 static int mars_verify(struct workload *w, struct ws_err *e) {
     struct mars *m = (struct mars *)w;
     if (m->job != m->njobs) return ws_fail(e, "mars: the workload has not finished");
-    if (m->app == APP_PVR || m->app == APP_SS) {
-        /* sorted by the app's compare, groups of equal keys, and every input record once */
-        bool ss = m->app == APP_SS;
-        uint32_t n = m->out_n, expect = ss ? m->docs * (m->docs - 1) / 2 : m->in.n;
-        if (n != expect) return ws_fail(e, "mars: %u output records, expected %u", n, expect);
-        uint8_t *seen = calloc(expect, 1);
-        if (!seen) return ws_fail(e, "mars: out of memory");
-        for (uint32_t i = 0; i < n; i++) {
-            const uint8_t *k = out_key(m, i, NULL), *v = out_val(m, i);
-            uint32_t id;
-            if (ss) {
-                float score;
-                int32_t d[2];
-                memcpy(&score, k, 4), memcpy(d, v, 8);
-                if (d[0] < 0 || d[1] <= d[0] || (uint32_t)d[1] >= m->docs)
-                    return free(seen), ws_fail(e, "ss: record %u has pair (%d, %d)", i, d[0], d[1]);
-                double up = 0, na = 0, nb = 0;
-                const float *a = &m->matrix[(size_t)d[0] * m->dim],
-                            *bb = &m->matrix[(size_t)d[1] * m->dim];
-                for (uint32_t j = 0; j < m->dim; j++)
-                    up += (double)a[j] * bb[j], na += (double)a[j] * a[j],
-                        nb += (double)bb[j] * bb[j];
-                double want = up / (sqrt(na) * sqrt(nb));
-                if (!(fabs(score - want) <= 1e-5 * fabs(want) + 1e-6))
-                    return free(seen), ws_fail(e, "ss: score(%d, %d) = %.9g, the host gives %.9g",
-                                               d[0], d[1], (double)score, want);
-                if (ss_order(m, i, score, d))
-                    return free(seen),
-                           ws_fail(
-                               e, "ss: record %u (%d, %d) is not where the bitonic network puts it",
-                               i, d[0], d[1]);
-                id = (uint32_t)(d[0] * (int32_t)m->docs - d[0] * (d[0] + 1) / 2 + d[1] - d[0] - 1);
-            } else {
-                int32_t cnt, off;
-                memcpy(&cnt, k, 4), memcpy(&off, v, 4);
-                if (i) {
-                    int32_t prev;
-                    memcpy(&prev, out_key(m, i - 1, NULL), 4);
-                    if (prev < cnt) return free(seen), ws_fail(e, "pvr: record %u out of order", i);
-                }
-                /* the record whose value is this line offset must carry this count */
-                uint32_t lo = 0, hi = m->in.n;
-                while (lo < hi) { /* offsets increase with the record number */
-                    uint32_t mid = (lo + hi) / 2;
-                    int32_t o;
-                    memcpy(&o, m->in.vals + 4ull * mid, 4);
-                    if (o < off)
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-                int32_t o = 0, c = 0;
-                if (lo < m->in.n)
-                    memcpy(&o, m->in.vals + 4ull * lo, 4), memcpy(&c, m->in.keys + 4ull * lo, 4);
-                if (lo >= m->in.n || o != off || c != cnt)
-                    return free(seen),
-                           ws_fail(e, "pvr: record %u (%d, %d) is not an input", i, cnt, off);
-                id = lo;
-            }
-            if (seen[id]++) return free(seen), ws_fail(e, "mars: record %u appears twice", id);
-        }
-        free(seen);
-        for (uint32_t g = 0; g < m->ngroups; g++) { /* a group = one key value */
-            uint32_t b = (uint32_t)m->range[2 * g], en = (uint32_t)m->range[2 * g + 1];
-            if (!ss && memcmp(out_key(m, b, NULL), out_key(m, en - 1, NULL), 4))
-                return ws_fail(e, "pvr: group %u mixes counts", g);
-        }
-        return 0;
-    }
-    /* pvc / iix: the host's own parse of the inputs */
-    struct truth t = {0};
-    int rc = 0;
-    if (m->app == APP_PVC) {
-        /* distinct lines, then one record per distinct line under its URL */
-        const char *txt = m->text[0];
-        uint64_t len = m->text_len[0];
-        uint32_t nl = 0;
-        for (uint64_t i = 0; i < len; i++) nl += txt[i] == '\n';
-        char **lines = malloc((nl + 1) * sizeof *lines);
-        t.s = malloc((nl + 1) * sizeof *t.s);
-        if (!lines || !t.s) return free(lines), free(t.s), ws_fail(e, "mars: out of memory");
-        char *copy = malloc(len + 1);
-        if (!copy) return free(lines), free(t.s), ws_fail(e, "mars: out of memory");
-        memcpy(copy, txt, len), copy[len] = 0;
-        uint32_t k = 0;
-        for (char *p = copy, *q; (q = strchr(p, '\n')); p = q + 1) *q = 0, lines[k++] = p;
-        qsort(lines, k, sizeof *lines, cmp_str);
-        for (uint32_t i = 0; i < k; i++)
-            if (i == 0 || strcmp(lines[i], lines[i - 1])) t.s[t.n++] = lines[i];
-        for (uint32_t i = 0; i < t.n; i++) *strchr(t.s[i], '\t') = 0; /* the URL */
-        rc = check_groups(m, &t, "pvc", 1, e); /* url_size counts the cut tab */
-        free(copy), free(lines);
-    } else {
-        uint32_t cap = 1024;
-        t.s = malloc(cap * sizeof *t.s);
-        char **bufs = calloc(m->nfiles, sizeof *bufs);
-        if (!t.s || !bufs) return free(t.s), free(bufs), ws_fail(e, "mars: out of memory");
-        for (uint32_t f = 0; f < m->nfiles && !rc; f++) {
-            char *s = bufs[f] = malloc(m->text_len[f] + 1);
-            if (!s)
-                rc = ws_fail(e, "mars: out of memory");
-            else
-                memcpy(s, m->text[f], m->text_len[f] + 1);
-            for (char *p = s; !rc && (p = strstr(p, "<a href=\""));) {
-                p += 9;
-                char *q = strchr(p, '"');
-                *q = 0;
-                if (t.n == cap) {
-                    char **ns = realloc(t.s, 2 * cap * sizeof *ns);
-                    if (!ns)
-                        rc = ws_fail(e, "mars: out of memory");
-                    else
-                        t.s = ns, cap *= 2;
-                }
-                if (!rc) t.s[t.n++] = p;
-                p = q + 1;
-            }
-        }
-        if (!rc) rc = check_groups(m, &t, "iix", 0, e);
-        /* postings: each record's value is the file the link came from */
-        for (uint32_t i = 0; !rc && i < m->out_n; i++) {
-            int32_t fid;
-            memcpy(&fid, out_val(m, i), 4);
-            uint64_t fb;
-            memcpy(&fb, out_key(m, i, NULL), 8);
-            if (fid < 0 || (uint32_t)fid >= m->nfiles || m->d_file[fid] != fb)
-                rc = ws_fail(e, "iix: record %u names file %d, its key points elsewhere", i, fid);
-        }
-        for (uint32_t f = 0; f < m->nfiles; f++) free(bufs[f]);
-        free(bufs);
-    }
-    free(t.s);
-    return rc;
+    return m->app->verify(m, e);
 }
 
-static void mars_destroy(struct workload *w) {
+void mars_destroy(struct workload *w) {
     struct mars *m = (struct mars *)w;
     km_prog_free(&m->pcount), km_prog_free(&m->pmap), km_prog_free(&m->psort);
     km_prog_free(&m->pcopy), km_prog_free(&m->pbound), km_prog_free(&m->prcount);
@@ -1545,24 +1019,19 @@ static const struct workload_vt mars_vt = {mars_next,     km_wl_cta_start, km_wl
 
 /* ---------------------------------------------------------------------------------------------
  * Inputs. */
-static int data_alloc(struct mr_data *d, uint32_t n, uint64_t kb, uint64_t vb, struct ws_err *e) {
+int data_alloc(struct mr_data *d, uint32_t n, uint64_t kb, uint64_t vb, struct ws_err *e) {
     d->n = n, d->kbytes = kb, d->vbytes = vb;
     d->keys = calloc(1, kb ? kb : 1), d->vals = calloc(1, vb ? vb : 1);
     d->os = calloc(4ull * n + 4, sizeof *d->os);
     if (!d->keys || !d->vals || !d->os) return ws_fail(e, "mars: out of memory");
     return 0;
 }
-static void data_rec(struct mr_data *d, uint32_t i, uint32_t ksz, uint32_t vsz) {
+void data_rec(struct mr_data *d, uint32_t i, uint32_t ksz, uint32_t vsz) {
     d->os[4 * i] = (int32_t)(ksz * i), d->os[4 * i + 1] = (int32_t)ksz;
     d->os[4 * i + 2] = (int32_t)(vsz * i), d->os[4 * i + 3] = (int32_t)vsz;
 }
 
-struct textbuf {
-    char *s;
-    uint64_t n, cap;
-};
-static bool tb_add(struct textbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool tb_add(struct textbuf *t, const char *fmt, ...) {
+bool tb_add(struct textbuf *t, const char *fmt, ...) {
     char tmp[256];
     va_list ap;
     va_start(ap, fmt);
@@ -1582,166 +1051,10 @@ static bool tb_add(struct textbuf *t, const char *fmt, ...) {
 }
 
 /* A URL of variable length; popular ones (small u) recur often. */
-static bool add_url(struct textbuf *t, uint32_t u) {
+bool add_url(struct textbuf *t, uint32_t u) {
     static const char *const tld[] = {"com", "org", "net", "edu", "cn"};
     return tb_add(t, "http://www.site%u.%s/%.*s/page%u.html", u % 997, tld[u % 5],
                   (int)(u * 7 % 23), "articles/archive/2008/x", u);
-}
-
-/* PVC input: a web log of `entries` lines "URL\tIP\tCookie", a tenth repeating an earlier line
- * exactly (the duplicates MapReduce 1 removes). */
-static int pvc_input(struct mars *m, uint32_t entries, uint32_t urls, struct ws_rng *r,
-                     struct ws_err *e) {
-    struct textbuf t = {0};
-    uint64_t *start = malloc((entries + 1) * sizeof *start);
-    if (!start) return ws_fail(e, "mars: out of memory");
-    for (uint32_t i = 0; i < entries; i++) {
-        start[i] = t.n;
-        bool ok;
-        if (i > 0 && ws_rng_below(r, 10) == 0) {
-            uint32_t j = (uint32_t)ws_rng_below(r, i);
-            uint64_t len = start[j + 1] - start[j];
-            ok = tb_add(&t, "%.*s", (int)len, t.s + start[j]);
-        } else {
-            double u = ws_rng_unit(r);
-            ok = add_url(&t, (uint32_t)(urls * u * u)) &&
-                 tb_add(&t, "\t%u.%u.%u.%u\t%llx\n", (unsigned)ws_rng_below(r, 223) + 1,
-                        (unsigned)ws_rng_below(r, 256), (unsigned)ws_rng_below(r, 256),
-                        (unsigned)ws_rng_below(r, 256),
-                        (unsigned long long)(ws_rng_next(r) >> ws_rng_below(r, 40)));
-        }
-        if (!ok) return free(start), free(t.s), ws_fail(e, "mars: out of memory");
-    }
-    start[entries] = t.n;
-    m->text[0] = t.s, m->text_len[0] = t.n, m->nfiles = 1;
-    /* main.cu: fileSize = length + 1 with a '\n' at the end; the device copy gets '\0' for each
-     * line's '\n' (the host cut the lines in place before the upload) */
-    if (dev(m, &m->d_file[0], t.n + 1, "d_filebuf", e)) return free(start), -1;
-    char *d = host(m, m->d_file[0], t.n + 1);
-    memcpy(d, t.s, t.n);
-    d[t.n] = '\n';
-    for (uint64_t i = 0; i < t.n; i++)
-        if (d[i] == '\n') d[i] = 0;
-    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_file[0], t.n + 1);
-    if (data_alloc(&m->in, entries, 16ull * entries, 8ull * entries, e)) return free(start), -1;
-    for (uint32_t i = 0; i < entries; i++) {
-        int32_t off = (int32_t)start[i], sz = (int32_t)(start[i + 1] - start[i]), zero = 0;
-        memcpy(m->in.keys + 16ull * i, &m->d_file[0], 8);
-        memcpy(m->in.keys + 16ull * i + 8, &off, 4);
-        memcpy(m->in.vals + 8ull * i, &sz, 4);
-        memcpy(m->in.vals + 8ull * i + 4, &zero, 4);
-        data_rec(&m->in, i, 16, 8);
-    }
-    free(start);
-    return 0;
-}
-
-/* PVR input: PVC's output format, "URL\tcount\n" per URL; key = count, value = line offset. */
-static int pvr_input(struct mars *m, uint32_t urls, struct ws_rng *r, struct ws_err *e) {
-    struct textbuf t = {0};
-    if (data_alloc(&m->in, urls, 4ull * urls, 4ull * urls, e)) return -1;
-    for (uint32_t i = 0; i < urls; i++) {
-        int32_t off = (int32_t)t.n;
-        double u = ws_rng_unit(r);
-        int32_t cnt = 1 + (int32_t)(1.0 / (u * u + 0.0005)) % 2000; /* heavy-tailed */
-        if (!add_url(&t, i) || !tb_add(&t, "\t%d\n", cnt))
-            return free(t.s), ws_fail(e, "mars: out of memory");
-        memcpy(m->in.keys + 4ull * i, &cnt, 4);
-        memcpy(m->in.vals + 4ull * i, &off, 4);
-        data_rec(&m->in, i, 4, 4);
-    }
-    /* PVR's main.cu keeps the file on the host (the value is only an offset) */
-    m->text[0] = t.s, m->text_len[0] = t.n, m->nfiles = 1;
-    return 0;
-}
-
-/* SS input: the docs x dim matrix of GenMatrix (rand() % 100), one record per pair i < j. */
-static int ss_input(struct mars *m, struct ws_rng *r, struct ws_err *e) {
-    uint64_t cells = (uint64_t)m->docs * m->dim;
-    m->matrix = malloc(cells * sizeof *m->matrix);
-    if (!m->matrix) return ws_fail(e, "mars: out of memory");
-    for (uint64_t i = 0; i < cells; i++) m->matrix[i] = (float)ws_rng_below(r, 100);
-    if (dev(m, &m->d_matrix, 4 * cells, "d_matrix", e)) return -1;
-    memcpy(host(m, m->d_matrix, 4 * cells), m->matrix, 4 * cells);
-    km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_matrix, 4 * cells);
-    uint32_t n = m->docs * (m->docs - 1) / 2, k = 0;
-    if (data_alloc(&m->in, n, 8ull * n, 16ull * n, e)) return -1;
-    for (uint32_t i = 0; i < m->docs; i++)
-        for (uint32_t j = i + 1; j < m->docs; j++, k++) {
-            int32_t v[4] = {(int32_t)i, (int32_t)j, (int32_t)m->dim, 0};
-            memcpy(m->in.keys + 8ull * k, &m->d_matrix, 8);
-            memcpy(m->in.vals + 16ull * k, v, 16);
-            data_rec(&m->in, k, 8, 16);
-        }
-    return 0;
-}
-
-/* IIX input: `files` HTML files of about `bytes` each: lines of text, tags and <a href="...">
- * links, cut into map blocks of 1024 bytes extended to the next newline (main.cu). One item in
- * ten is a link (about one per 115 bytes): the assumed density under which 6.8 MB gives fewer
- * than 64K links, so 2^16 sorted records and 136 bitonic stages, 150 launches in all, near the
- * 149 kernel invocations seed 001 reports for IIX. */
-static int iix_input(struct mars *m, uint32_t files, uint64_t bytes, uint32_t urls,
-                     struct ws_rng *r, struct ws_err *e) {
-    static const char *const words[] = {"the",  "gpu", "map",      "reduce", "index", "page", "<b>",
-                                        "</b>", "<p>", "<i>x</i>", "a",      "hello", "<br>"};
-    uint32_t cap = 1024, nb = 0;
-    int32_t(*blk)[3] = malloc(cap * sizeof *blk);
-    if (!blk) return ws_fail(e, "mars: out of memory");
-    m->nfiles = files;
-    for (uint32_t f = 0; f < files; f++) {
-        struct textbuf t = {0};
-        bool ok = tb_add(&t, "<html><head><title>doc %u</title></head><body>\n", f);
-        while (ok && t.n < bytes) {
-            uint32_t items = 4 + (uint32_t)ws_rng_below(r, 16);
-            for (uint32_t w = 0; ok && w < items; w++) {
-                if (ws_rng_below(r, 10) == 0) {
-                    double u = ws_rng_unit(r);
-                    ok = tb_add(&t, "<a href=\"") && add_url(&t, (uint32_t)(urls * u * u)) &&
-                         tb_add(&t, "\">link</a> ");
-                } else {
-                    ok = tb_add(&t, "%s ", words[ws_rng_below(r, 13)]);
-                }
-            }
-            ok = ok && tb_add(&t, "\n");
-        }
-        ok = ok && tb_add(&t, "</body></html>\n");
-        if (!ok) return free(blk), free(t.s), ws_fail(e, "mars: out of memory");
-        m->text[f] = t.s, m->text_len[f] = t.n;
-        /* the device copy: size + 1 bytes, every block's closing '\n' turned into '\0' */
-        if (dev(m, &m->d_file[f], t.n + 1, "data[i]", e)) return free(blk), -1;
-        char *d = host(m, m->d_file[f], t.n + 1);
-        memcpy(d, t.s, t.n);
-        uint64_t off = 0, size = t.n + 1;
-        for (;;) {
-            uint64_t p = off + 1024 < size ? off + 1024 : size - 1;
-            while (p < size - 1 && d[p] != '\n') p++;
-            if (nb == cap) {
-                int32_t(*nbk)[3] = realloc(blk, 2 * cap * sizeof *blk);
-                if (!nbk) return free(blk), ws_fail(e, "mars: out of memory");
-                blk = nbk, cap *= 2;
-            }
-            if (p < size - 1) {
-                d[p] = 0;
-                blk[nb][0] = (int32_t)off, blk[nb][1] = (int32_t)(p + 1 - off);
-                blk[nb++][2] = (int32_t)f;
-                off = p + 1;
-            } else {
-                blk[nb][0] = (int32_t)off, blk[nb][1] = (int32_t)(size - off);
-                blk[nb++][2] = (int32_t)f;
-                break;
-            }
-        }
-        km_copy_add(m->copies, &m->ncopies, MR_MAXCOPY, m->d_file[f], t.n + 1);
-    }
-    if (data_alloc(&m->in, nb, 16ull * nb, 12ull * nb, e)) return free(blk), -1;
-    for (uint32_t i = 0; i < nb; i++) {
-        memcpy(m->in.keys + 16ull * i, &m->d_file[blk[i][2]], 8);
-        memcpy(m->in.vals + 12ull * i, blk[i], 12);
-        data_rec(&m->in, i, 16, 12);
-    }
-    free(blk);
-    return 0;
 }
 
 static int build_all(struct mars *m, enum mr_cmp cmp, struct ws_err *e) {
@@ -1766,7 +1079,7 @@ static int build_all(struct mars *m, enum mr_cmp cmp, struct ws_err *e) {
         gen_helper(&b, (enum mr_helper)h);
         if (kb_build(&b, hp[h], hname[h], 8, e)) return -1;
     }
-    if (m->app == APP_PVC) {
+    if (m->app->reduce_first) {
         gen_reducer(&b, true);
         if (kb_build(&b, &m->prcount, "ReducerCount", 20, e)) return -1;
         gen_reducer(&b, false);
@@ -1775,99 +1088,31 @@ static int build_all(struct mars *m, enum mr_cmp cmp, struct ws_err *e) {
     return 0;
 }
 
-struct mars_cfg {
-    int64_t entries, urls, docs, dim, files, bytes;
-};
-static const struct cfg_key pvc_keys[] = {
-    {"workload.pvc.entries", CFG_INT, offsetof(struct mars_cfg, entries), NULL, 16, 1 << 22, NULL,
-     "lines", "web log entries (preset by workload.size: test 4096, paper 100000)"},
-    {"workload.pvc.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 1, 1 << 22, NULL, "",
-     "distinct URLs the entries draw from (test 256, paper 10000)"},
-};
-static const struct cfg_key pvr_keys[] = {
-    {"workload.pvr.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 16, 1 << 22, NULL,
-     "lines", "URL lines with view counts (preset by workload.size: test 4096, paper 100000)"},
-};
-static const struct cfg_key ss_keys[] = {
-    {"workload.ss.docs", CFG_INT, offsetof(struct mars_cfg, docs), NULL, 2, 4096, NULL, "",
-     "documents; docs * (docs - 1) / 2 map records (test 96, paper 512)"},
-    {"workload.ss.dim", CFG_INT, offsetof(struct mars_cfg, dim), NULL, 4, 4096, NULL, "floats",
-     "features per document, a multiple of 4 (test 32, paper 128)"},
-};
-static const struct cfg_key iix_keys[] = {
-    {"workload.iix.files", CFG_INT, offsetof(struct mars_cfg, files), NULL, 1, 64, NULL, "",
-     "HTML files (test 8, paper 16)"},
-    {"workload.iix.bytes", CFG_INT, offsetof(struct mars_cfg, bytes), NULL, 256, 1 << 26, NULL,
-     "bytes", "size of each file (test 16384, paper 425000: 6.8 MB in all)"},
-    {"workload.iix.urls", CFG_INT, offsetof(struct mars_cfg, urls), NULL, 1, 1 << 22, NULL, "",
-     "distinct link targets (test 512, paper 20000)"},
-};
-
-static struct workload *mars_create(enum mr_app app, struct cfg *c,
-                                    const struct workload_common *wc, struct ws_err *e) {
-    bool paper = wc->size == WL_SIZE_PAPER;
-    struct mars_cfg mc = {.entries = paper ? 100000 : 4096,
-                          .urls = app == APP_PVC   ? (paper ? 10000 : 256)
-                                  : app == APP_IIX ? (paper ? 20000 : 512)
-                                                   : (paper ? 100000 : 4096),
-                          .docs = paper ? 512 : 96,
-                          .dim = paper ? 128 : 32,
-                          .files = paper ? 16 : 8,
-                          .bytes = paper ? 425000 : 16384};
-    int rc = app == APP_PVC   ? cfg_bind(c, "workload.pvc", pvc_keys, CFG_COUNT(pvc_keys), &mc, e)
-             : app == APP_PVR ? cfg_bind(c, "workload.pvr", pvr_keys, CFG_COUNT(pvr_keys), &mc, e)
-             : app == APP_SS  ? cfg_bind(c, "workload.ss", ss_keys, CFG_COUNT(ss_keys), &mc, e)
-                              : cfg_bind(c, "workload.iix", iix_keys, CFG_COUNT(iix_keys), &mc, e);
-    if (rc) return NULL;
-    if (app == APP_SS && mc.dim % 4) {
-        char where[600];
-        ws_fail(e, "%s: workload.ss.dim = %lld is not a multiple of 4",
-                cfg_origin(c, "workload.ss.dim", where, sizeof where), (long long)mc.dim);
-        return NULL;
-    }
-    static const char *const names[] = {"pvc", "pvr", "ss", "iix"};
+/* calloc, km_wl_init and every program: what an app's create does before its input. */
+struct mars *mars_new(const struct mars_app *app, struct ws_err *e) {
     struct mars *m = calloc(1, sizeof *m);
     if (!m) return ws_fail(e, "mars: out of memory"), NULL;
-    if (km_wl_init(&m->kw, &mars_vt, names[app], e)) return free(m), NULL;
+    if (km_wl_init(&m->kw, &mars_vt, app->name, e)) return free(m), NULL;
     m->app = app;
-    m->njobs = app == APP_PVC ? 2 : 1;
-    m->docs = (uint32_t)mc.docs, m->dim = (uint32_t)mc.dim;
-    struct ws_rng r;
-    ws_rng_seed(&r, (uint64_t)wc->seed);
-    enum mr_cmp cmp = app == APP_SS ? CMP_FLOAT_DESC : app == APP_PVR ? CMP_INT_DESC : CMP_HASHSTR;
-    rc = build_all(m, cmp, e);
-    if (!rc) {
-        switch (app) {
-        case APP_PVC:
-            rc = pvc_input(m, (uint32_t)mc.entries, (uint32_t)mc.urls, &r, e);
-            break;
-        case APP_PVR:
-            rc = pvr_input(m, (uint32_t)mc.urls, &r, e);
-            break;
-        case APP_SS:
-            rc = ss_input(m, &r, e);
-            break;
-        case APP_IIX:
-            rc = iix_input(m, (uint32_t)mc.files, (uint64_t)mc.bytes, (uint32_t)mc.urls, &r, e);
-            break;
-        }
-    }
-    if (rc) {
+    m->njobs = app->reduce_first ? 2 : 1;
+    if (build_all(m, app->cmp, e)) {
         mars_destroy(&m->kw.base);
         return NULL;
     }
-    return &m->kw.base;
+    return m;
 }
 
-struct workload *pvc_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
-    return mars_create(APP_PVC, c, wc, e);
-}
-struct workload *pvr_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
-    return mars_create(APP_PVR, c, wc, e);
-}
-struct workload *ss_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
-    return mars_create(APP_SS, c, wc, e);
-}
-struct workload *iix_create(struct cfg *c, const struct workload_common *wc, struct ws_err *e) {
-    return mars_create(APP_IIX, c, wc, e);
+/* The checks shared by the apps whose output is every input record once (pvr, ss). */
+int mars_check_once(struct mars *m, uint32_t expect, mars_rec_fn rec, struct ws_err *e) {
+    uint32_t n = m->out_n;
+    if (n != expect) return ws_fail(e, "mars: %u output records, expected %u", n, expect);
+    uint8_t *seen = calloc(expect, 1);
+    if (!seen) return ws_fail(e, "mars: out of memory");
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id;
+        if (rec(m, i, &id, e)) return free(seen), -1;
+        if (seen[id]++) return free(seen), ws_fail(e, "mars: record %u appears twice", id);
+    }
+    free(seen);
+    return 0;
 }
