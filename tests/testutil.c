@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "workload/workload.h"
+
 struct cfg *tu_cfg(const char *ini) {
     struct cfg *c = cfg_create();
     struct ws_err e = {{0}};
@@ -74,4 +76,13 @@ char *tu_slurp(const char *path, size_t *len) {
     b[n] = '\0';
     if (len) *len = (size_t)n;
     return b;
+}
+
+void tu_expect_workload_error(const char *ini, const char *msg) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    assert_null(workload_create(c, &e));
+    if (!strstr(e.msg, msg)) fprintf(stderr, "got  %s\nwant %s\n", e.msg, msg);
+    assert_non_null(strstr(e.msg, msg));
+    cfg_destroy(c);
 }

@@ -14,6 +14,9 @@ const char *tu_tmpfile(const char *name, const char *text);
  * Returns the exit status. */
 int tu_run_cli(const char *args, char **out);
 bool tu_file_exists(const char *path);
+/* workload_create() on the INI text must fail with an error containing msg (the two are printed
+ * when it does not). */
+void tu_expect_workload_error(const char *ini, const char *msg);
 /* The whole file as a NUL-terminated string (malloc'd), or NULL when it cannot be opened;
  * *len (may be NULL) gets its size. */
 char *tu_slurp(const char *path, size_t *len);

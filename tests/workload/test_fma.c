@@ -97,11 +97,8 @@ static void test_counts(void **state) {
 
 static void test_bad_iters(void **state) {
     (void)state;
-    struct cfg *c = tu_cfg("[workload]\nname = fmaimb\n[workload.fma]\niters = 100\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    assert_non_null(strstr(e.msg, "test.ini:4: workload.fma.iters = 100 must be a multiple of 32"));
-    cfg_destroy(c);
+    tu_expect_workload_error("[workload]\nname = fmaimb\n[workload.fma]\niters = 100\n",
+                             "test.ini:4: workload.fma.iters = 100 must be a multiple of 32");
 }
 
 /* One block per SM on qv100 (80 SMs, 4 sub-cores, round-robin assignment): the unbalanced

@@ -252,11 +252,8 @@ static void test_interleaved(void **state) {
 
 static void test_bad_dim(void **state) {
     (void)state;
-    struct cfg *c = tu_cfg("[workload]\nname = ss\n[workload.ss]\ndim = 30\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    assert_non_null(strstr(e.msg, ":4: workload.ss.dim = 30 is not a multiple of 4"));
-    cfg_destroy(c);
+    tu_expect_workload_error("[workload]\nname = ss\n[workload.ss]\ndim = 30\n",
+                             ":4: workload.ss.dim = 30 is not a multiple of 4");
 }
 
 int main(void) {

@@ -119,12 +119,8 @@ static void test_gpu_barriers(void **state) {
 
 static void test_bad_grid(void **state) {
     (void)state;
-    struct cfg *c = tu_cfg("[workload]\nname = mrigrid\n[workload.mrigrid]\ngrid = 12\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    assert_non_null(
-        strstr(e.msg, "test.ini:4: workload.mrigrid.grid = 12 must be a multiple of 8"));
-    cfg_destroy(c);
+    tu_expect_workload_error("[workload]\nname = mrigrid\n[workload.mrigrid]\ngrid = 12\n",
+                             "test.ini:4: workload.mrigrid.grid = 12 must be a multiple of 8");
 }
 
 int main(void) {

@@ -111,14 +111,7 @@ static void test_bad_sizes(void **state) {
     const char *ini[] = {INI(300, 8), INI(512, 1025)},
                *msg[] = {"test.ini:4: workload.mriq.numx = 300 must be a multiple of 256",
                          "test.ini:5: workload.mriq.numk = 1025 must be even above 1024"};
-    for (int i = 0; i < 2; i++) {
-        struct cfg *c = tu_cfg(ini[i]);
-        struct ws_err e = {{0}};
-        assert_null(workload_create(c, &e));
-        if (!strstr(e.msg, msg[i])) fprintf(stderr, "%s\n", e.msg);
-        assert_non_null(strstr(e.msg, msg[i]));
-        cfg_destroy(c);
-    }
+    for (int i = 0; i < 2; i++) tu_expect_workload_error(ini[i], msg[i]);
 }
 
 int main(void) {

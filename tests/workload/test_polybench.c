@@ -251,16 +251,10 @@ static void test_divergent_concentration(void **state) {
 
 static void test_bad_size(void **state) {
     (void)state;
-    struct cfg *c = tu_cfg("[workload]\nname = atax\n[workload.atax]\nnx = 65536\nny = 65536\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    assert_non_null(
-        strstr(e.msg, "test.ini:4: workload.atax: 65536 x 65536 floats is more than 1 GiB"));
-    cfg_destroy(c);
-    c = tu_cfg("[workload]\nname = syrk\n[workload.syrk]\nm = 0\n");
-    assert_null(workload_create(c, &e));
-    assert_non_null(strstr(e.msg, "test.ini:4: workload.syrk.m"));
-    cfg_destroy(c);
+    tu_expect_workload_error("[workload]\nname = atax\n[workload.atax]\nnx = 65536\nny = 65536\n",
+                             "test.ini:4: workload.atax: 65536 x 65536 floats is more than 1 GiB");
+    tu_expect_workload_error("[workload]\nname = syrk\n[workload.syrk]\nm = 0\n",
+                             "test.ini:4: workload.syrk.m");
 }
 
 int main(void) {

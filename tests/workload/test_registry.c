@@ -31,32 +31,25 @@ static void test_table(void **state) {
     assert_null(workload_find("nope"));
 }
 
-static void expect_error(const char *ini, const char *msg) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    if (!strstr(e.msg, msg)) fprintf(stderr, "got  %s\nwant %s\n", e.msg, msg);
-    assert_non_null(strstr(e.msg, msg));
-    cfg_destroy(c);
-}
-
 static void test_errors(void **state) {
     (void)state;
-    expect_error("[workload]\nname = nope\n",
-                 "test.ini:2: workload.name = 'nope' is not a known workload (known: ");
-    expect_error("[workload]\nsize = huge\n", "test.ini:2:");
-    expect_error("[workload]\nname = vecadd\n[workload.vecadd]\nn = 0\n", "test.ini:4:");
-    expect_error("[workload]\nname = bfs\n[workload.bfs]\ndegree = 5\n",
-                 "test.ini:4: workload.bfs.degree = 5 must be even");
-    expect_error("[workload]\nname = bfs\n[workload.bfs]\ngraph = /no/such/graph.txt\n",
-                 "/no/such/graph.txt: cannot open");
-    expect_error("[workload]\nname = kmeans\n[workload.kmeans]\nfeatures = 0\n", "test.ini:4:");
+    tu_expect_workload_error("[workload]\nname = nope\n",
+                             "test.ini:2: workload.name = 'nope' is not a known workload (known: ");
+    tu_expect_workload_error("[workload]\nsize = huge\n", "test.ini:2:");
+    tu_expect_workload_error("[workload]\nname = vecadd\n[workload.vecadd]\nn = 0\n",
+                             "test.ini:4:");
+    tu_expect_workload_error("[workload]\nname = bfs\n[workload.bfs]\ndegree = 5\n",
+                             "test.ini:4: workload.bfs.degree = 5 must be even");
+    tu_expect_workload_error("[workload]\nname = bfs\n[workload.bfs]\ngraph = /no/such/graph.txt\n",
+                             "/no/such/graph.txt: cannot open");
+    tu_expect_workload_error("[workload]\nname = kmeans\n[workload.kmeans]\nfeatures = 0\n",
+                             "test.ini:4:");
     /* A malformed graph file: its own file:line. */
     const char *bad = tu_tmpfile("bad.txt", "2\n0 1\n1 1\n0\n2\n1 1\n0 x\n");
     char ini[1024], want[600];
     snprintf(ini, sizeof ini, "[workload]\nname = bfs\n[workload.bfs]\ngraph = %s\n", bad);
     snprintf(want, sizeof want, "%s:7: expected the weight of edge 1 (an integer), found 'x'", bad);
-    expect_error(ini, want);
+    tu_expect_workload_error(ini, want);
 }
 
 static struct workload *make(const char *ini) {

@@ -86,11 +86,8 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(best, 14 * 33 + 19);
     w->vt->destroy(w);
 
-    struct cfg *cf = tu_cfg("[workload]\nname = sad\n[workload.sad]\nheight = 40\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(cf, &e));
-    assert_non_null(strstr(e.msg, "test.ini:4: workload.sad.height = 40 must be a multiple of 16"));
-    cfg_destroy(cf);
+    tu_expect_workload_error("[workload]\nname = sad\n[workload.sad]\nheight = 40\n",
+                             "test.ini:4: workload.sad.height = 40 must be a multiple of 16");
 }
 
 static uint64_t dram(const struct result *r, const char *key) {

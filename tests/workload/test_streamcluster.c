@@ -96,14 +96,9 @@ static void test_result(void **state) {
     assert_int_equal(c.ctas, 3 * 4); /* 2048 points / 512 */
     ks_verify(w);
     w->vt->destroy(w);
-    struct cfg *cf = tu_cfg("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
-                            "points = 5\ncenters = 6\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(cf, &e));
-    if (!strstr(e.msg, "test.ini:5: workload.streamcluster.centers = 6 exceeds"))
-        fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(strstr(e.msg, "test.ini:5: workload.streamcluster.centers = 6 exceeds"));
-    cfg_destroy(cf);
+    tu_expect_workload_error("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
+                             "points = 5\ncenters = 6\n",
+                             "test.ini:5: workload.streamcluster.centers = 6 exceeds");
 }
 
 int main(void) {

@@ -96,11 +96,8 @@ static void test_counts(void **state) {
 
 static void test_bad_size(void **state) {
     (void)state;
-    struct cfg *c = tu_cfg("[workload]\nname = streampri\n[workload.streampri]\nbytes = 12\n");
-    struct ws_err e = {{0}};
-    assert_null(workload_create(c, &e));
-    assert_non_null(strstr(e.msg, "test.ini:4: workload.streampri.bytes = 12 must be a multiple"));
-    cfg_destroy(c);
+    tu_expect_workload_error("[workload]\nname = streampri\n[workload.streampri]\nbytes = 12\n",
+                             "test.ini:4: workload.streampri.bytes = 12 must be a multiple");
 }
 
 int main(void) {
