@@ -43,13 +43,15 @@ static int parse_bool(struct parse_ctx *x, const char *name, const char *v, bool
     return ws_fail(x->e, "%s:%ld: %s = '%s' is not yes or no", x->r->path, x->line, name, v);
 }
 
-static int add_axis_values(struct parse_ctx *x, struct rcp_axis *a, const char *list) {
+/* Appends a comma list to an axis (what = "axis") or a named group (what = "group"). */
+static int add_list_values(struct parse_ctx *x, struct rcp_axis *a, const char *list,
+                           const char *what) {
     char buf[4096];
     if (strlen(list) >= sizeof buf)
-        return ws_fail(x->e, "%s:%ld: axis '%s': list too long", x->r->path, x->line, a->key);
+        return ws_fail(x->e, "%s:%ld: %s '%s': list too long", x->r->path, x->line, what, a->key);
     strcpy(buf, list);
     if (!trim(buf)[0])
-        return ws_fail(x->e, "%s:%ld: axis '%s' is empty", x->r->path, x->line, a->key);
+        return ws_fail(x->e, "%s:%ld: %s '%s' is empty", x->r->path, x->line, what, a->key);
     int k = 0;
     /* strtok would merge ",,": split by hand so that an empty item is an error */
     for (char *p = buf;; k++) {
@@ -58,18 +60,18 @@ static int add_axis_values(struct parse_ctx *x, struct rcp_axis *a, const char *
         char *v = trim(p);
         if (!v[0] && !comma && k > 0) break; /* "a, b," with the list going on below */
         if (!v[0])
-            return ws_fail(x->e, "%s:%ld: axis '%s': empty value (item %d)", x->r->path, x->line,
-                           a->key, k + 1);
+            return ws_fail(x->e, "%s:%ld: %s '%s': empty value (item %d)", x->r->path, x->line,
+                           what, a->key, k + 1);
         if (a->n == RCP_MAX_VALUES)
-            return ws_fail(x->e, "%s:%ld: axis '%s': more than %d values", x->r->path, x->line,
+            return ws_fail(x->e, "%s:%ld: %s '%s': more than %d values", x->r->path, x->line, what,
                            a->key, RCP_MAX_VALUES);
         if (strlen(v) >= RCP_NAME)
-            return ws_fail(x->e, "%s:%ld: axis '%s': value '%s' longer than %d characters",
-                           x->r->path, x->line, a->key, v, RCP_NAME - 1);
+            return ws_fail(x->e, "%s:%ld: %s '%s': value '%s' longer than %d characters",
+                           x->r->path, x->line, what, a->key, v, RCP_NAME - 1);
         for (int i = 0; i < a->n; i++)
             if (strcasecmp(a->values[i], v) == 0)
-                return ws_fail(x->e, "%s:%ld: axis '%s': value '%s' given twice", x->r->path,
-                               x->line, a->key, v);
+                return ws_fail(x->e, "%s:%ld: %s '%s': value '%s' given twice", x->r->path, x->line,
+                               what, a->key, v);
         strcpy(a->values[a->n++], v);
         if (!comma) break;
         p = comma + 1;
@@ -138,7 +140,7 @@ static int on_axes(struct parse_ctx *x, const char *name, const char *value) {
         if (put(x, r->axes[a].key, sizeof r->axes[a].key, name, name) != 0) return -1;
         r->axes[a].line = x->line;
     }
-    return add_axis_values(x, &r->axes[a], value);
+    return add_list_values(x, &r->axes[a], value, "axis");
 }
 
 static int on_baseline(struct parse_ctx *x, const char *name, const char *value) {
@@ -169,7 +171,7 @@ static int on_groups(struct parse_ctx *x, const char *name, const char *value) {
             r->groups[g].line = x->line;
         }
         int before = r->groups[g].n;
-        if (add_axis_values(x, &r->groups[g], value) != 0) return -1;
+        if (add_list_values(x, &r->groups[g], value, "group") != 0) return -1;
         for (int i = before; i < r->groups[g].n; i++) {
             const char *w = r->groups[g].values[i];
             if (!workload_find(w))

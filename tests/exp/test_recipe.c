@@ -100,6 +100,8 @@ static void test_bad_recipes(void **state) {
          "bad.ini:4: [groups]: group 'T1': unknown workload 'bfz'"},
         {"[axes]\nworkload = bfs\n[groups]\nT1 = bfs\nT2 = kmeans, bfs\n",
          "bad.ini:5: [groups]: workload 'bfs' is in group 'T1' and 'T2'"},
+        {"[axes]\nworkload = bfs\n[groups]\nT1 = bfs,,kmeans\n",
+         "bad.ini:4: group 'T1': empty value (item 2)"},
         {"[axes]\nworkload = bfs\n[groups]\nT1 = bfs\nby = class\n",
          "bad.ini:5: [groups]: 'by' and named groups exclude each other"},
         {"[axes]\nworkload = bfs\n[metric m]\nlabel = M\n",
