@@ -452,7 +452,7 @@ bool ldst_reply(struct ldst *l, struct mem_req *r, uint64_t now) {
     uint32_t mi_before = l->mi_used;
     if (r->tag & TAG_FETCH) {
         if (r->kind == MEM_LOAD) {
-            cache_fill_from(l->l1, r->addr, r->sectors, r->offchip ? r->offchip_sectors : 0, now);
+            cache_fill_from(l->l1, r->addr, r->sectors, r->offchip_sectors, now);
             struct mem_req *q;
             while ((q = cache_ready_pop(l->l1))) {
                 if (r->offchip || q->offchip_sectors) q->offchip = true;
