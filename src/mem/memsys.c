@@ -152,17 +152,16 @@ bool memsys_can_accept(const struct memsys *ms, uint64_t addr, bool is_write) {
 
 /* ms->next is kept as the min of the controllers' wake cycles: a tick recomputes it in the same
  * pass over the channels, and an enqueue (which wakes its controller at `now`) lowers it. */
-void memsys_enqueue(struct memsys *ms, const struct mem_req *r, uint64_t now) {
-    struct dram_addr a;
-    addr_map_decode(&ms->map, r->addr, &a);
-    mc_enqueue(ms->mc[a.ch], r, &a, now);
-    if (mc_next_event(ms->mc[a.ch]) < ms->next) ms->next = mc_next_event(ms->mc[a.ch]);
-}
-
 void memsys_enqueue_decoded(struct memsys *ms, const struct mem_req *r, const struct dram_addr *da,
                             uint64_t now) {
     mc_enqueue(ms->mc[da->ch], r, da, now);
     if (mc_next_event(ms->mc[da->ch]) < ms->next) ms->next = mc_next_event(ms->mc[da->ch]);
+}
+
+void memsys_enqueue(struct memsys *ms, const struct mem_req *r, uint64_t now) {
+    struct dram_addr a;
+    addr_map_decode(&ms->map, r->addr, &a);
+    memsys_enqueue_decoded(ms, r, &a, now);
 }
 
 int memsys_tick(struct memsys *ms, uint64_t now, struct ws_err *e) {
