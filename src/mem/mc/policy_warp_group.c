@@ -43,17 +43,19 @@
 
 #include "mem/mc/policy.h"
 
-enum wg_mode { WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD, WG_IDEAL };
+enum wg_mode { WG_FRFCFS, WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD, WG_IDEAL };
 enum { WG_NEXT, WG_COST, WG_HIT, WG_GROUP };     /* mc_req.scratch slots */
+enum { WG_HIT_BIT = 1, WG_AHEAD_BIT = 2 };       /* scratch[WG_HIT]: predicted hit, WAWD */
 enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4.3.3) */
 
 struct wg_cfg {
     int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, bank_q;
+    int64_t cq_age, cq_streak;
 };
 
 struct wg_stats {
     uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
-    uint64_t coord_picks;
+    uint64_t coord_picks, cq_age_picks, cq_hit_picks, cq_streak_stops;
 };
 
 struct group {
@@ -70,6 +72,8 @@ struct bankq {
     int64_t score;    /* sum of the costs queued */
     int32_t last_row; /* row of the last admitted request, -1 when the queue is empty */
     uint32_t hits;    /* queued requests admitted as predicted row hits */
+    uint32_t streak;  /* frfcfs-cq: predicted hits admitted since the last predicted miss */
+    uint32_t ahead;   /* merb-wawd: queued reads admitted to go ahead of the write drain */
 };
 
 struct wg {
@@ -84,7 +88,10 @@ struct wg {
     uint32_t cur;                  /* group being admitted, WG_NO for none */
     uint32_t susp[WG_MAX_SUSPEND]; /* suspended groups, most recent last */
     uint32_t nsusp, overrides;
-    uint64_t admit_clock;   /* last cycle whose admission slot is used */
+    uint64_t admit_clock; /* last cycle whose admission slot is used */
+    bool wawd_armed;      /* write queue below the WAWD trigger since the last trigger */
+    uint32_t ahead;       /* reads queued that WAWD sent ahead of the drain, all banks */
+    bool was_draining;
     uint64_t seen_complete; /* groups known complete when preemption was last checked */
     struct bankq *bq;
     int32_t *tmp_row; /* [nbanks] scoring scratch */
@@ -119,6 +126,16 @@ static const struct cfg_key basjf_keys[] = {
     {"mc.wawd.margin", CFG_INT, OFF(wawd_margin), "8", 0, 1 << 20, NULL, "req",
      "WAWD starts this many writes before the drain watermark mc.wq_hi (thesis: 8)"},
 };
+static const struct cfg_key cq_keys[] = {
+    {"mc.cq.age", CFG_INT, OFF(cq_age), "1024", 1, 1 << 30, NULL, "tCK",
+     "frfcfs-cq: a read waiting longer than this is admitted first, oldest first (thesis: an "
+     "age threshold, value not given; ours: 1024 command cycles, about 4x the loaded read "
+     "latency, as the digest suggests)"},
+    {"mc.cq.streak", CFG_INT, OFF(cq_streak), "16", 1, 1 << 20, NULL, "req",
+     "frfcfs-cq: after this many predicted row hits admitted in a row to one bank, its hits "
+     "lose their priority until a miss is admitted there (thesis: a maximum row-hit streak, "
+     "value not given; ours: 16)"},
+};
 #undef OFF
 
 #define SD(f, unit, doc)                                                                           \
@@ -135,6 +152,11 @@ static const struct stat_desc wg_stat_desc[] = {
     SD(coord_picks, "groups",
        "groups selected because another controller had selected their warp "
        "(basjf-ideal)"),
+    SD(cq_age_picks, "req",
+       "reads admitted first because they waited longer than mc.cq.age (frfcfs-cq)"),
+    SD(cq_hit_picks, "req", "reads admitted ahead of older ones as predicted row hits (frfcfs-cq)"),
+    SD(cq_streak_stops, "req",
+       "admissions in which a bank's hits lost priority to the streak cap (frfcfs-cq)"),
 };
 #undef SD
 
@@ -158,7 +180,9 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
     p->mode = mode;
     p->wt = mode == WG_IDEAL ? env->wt : NULL;
     if (cfg_bind(c, "mc.wg", wg_keys, CFG_COUNT(wg_keys), &p->cfg, e) != 0 ||
-        cfg_bind(c, "mc.basjf", basjf_keys, CFG_COUNT(basjf_keys), &p->cfg, e) != 0) {
+        (mode == WG_FRFCFS
+             ? cfg_bind(c, "mc.cq", cq_keys, CFG_COUNT(cq_keys), &p->cfg, e)
+             : cfg_bind(c, "mc.basjf", basjf_keys, CFG_COUNT(basjf_keys), &p->cfg, e)) != 0) {
         free(p);
         return NULL;
     }
@@ -170,6 +194,7 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
     p->wq_hi = env->mcfg->wq_hi;
     p->cur = WG_NO;
     p->rr = p->nbanks - 1;
+    p->wawd_armed = true;
     /* CAM entries plus room for one overflow group per queued read */
     p->g = calloc((size_t)p->cfg.groups + p->cap, sizeof *p->g);
     p->bq = calloc(p->nbanks, sizeof *p->bq);
@@ -199,6 +224,7 @@ oom:
     static void *fn(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {            \
         return wg_create_mode(env, c, m, e);                                                       \
     }
+MODE_CREATE(frfcfs_cq_create, WG_FRFCFS)
 MODE_CREATE(wafcfs_create, WG_WAFCFS)
 MODE_CREATE(basjf_create, WG_BASJF)
 MODE_CREATE(basjf_ab_create, WG_BASJF_AB)
@@ -257,6 +283,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
 }
 
 static bool complete(const struct wg *p, const struct group *g, uint64_t now) {
+    if (p->mode == WG_FRFCFS) return g->used && g->n; /* no batching unit */
     return g->used && g->n && now >= g->first + (uint64_t)p->cfg.window;
 }
 
@@ -341,13 +368,11 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     return best;
 }
 
-/* Moves the group's oldest unadmitted request into its bank's command queue; with `bounded`,
- * the oldest one whose bank queue has room (false when none has). */
-static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool bounded) {
+/* Moves read r of group gi (prev: its predecessor in the group's list) into its bank's command
+ * queue, predicting hit or miss against the row the bank will have open when r gets there. */
+static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct mc_req *r,
+                      struct mc_req *prev) {
     struct group *g = &p->g[gi];
-    struct mc_req *r = g->head, *prev = NULL;
-    while (bounded && r && p->bq[r->bank].n >= (uint32_t)p->cfg.bank_q) prev = r, r = link_next(r);
-    if (!r) return false;
     if (prev)
         prev->scratch[WG_NEXT] = r->scratch[WG_NEXT];
     else
@@ -358,15 +383,69 @@ static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool b
     bool hit = prev_row(p, v, r->bank) == (int32_t)r->da.row;
     int64_t cost = hit ? p->cfg.hit_cost : p->cfg.miss_cost;
     r->scratch[WG_COST] = (uint64_t)cost;
-    r->scratch[WG_HIT] = hit;
+    r->scratch[WG_HIT] = hit ? WG_HIT_BIT : 0;
     r->scratch[WG_GROUP] = 0;
     q->v[(q->head + q->n) % p->cap] = r;
     q->n++;
     q->score += cost;
     q->last_row = (int32_t)r->da.row;
     q->hits += hit;
+    q->streak = hit ? q->streak + 1 : 0;
     p->st.admitted++;
+}
+
+/* Moves the group's oldest unadmitted request into its bank's command queue; with `bounded`,
+ * the oldest one whose bank queue has room (false when none has). */
+static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool bounded) {
+    struct mc_req *r = p->g[gi].head, *prev = NULL;
+    while (bounded && r && p->bq[r->bank].n >= (uint32_t)p->cfg.bank_q) prev = r, r = link_next(r);
+    if (!r) return false;
+    admit_req(p, v, gi, r, prev);
     return true;
+}
+
+/* Admits read r from wherever it sits in its group's list. */
+static void admit_this(struct wg *p, const struct mc_view *v, struct mc_req *r) {
+    uint32_t gi = (uint32_t)r->scratch[WG_GROUP] - 1;
+    struct mc_req *prev = NULL;
+    for (struct mc_req *x = p->g[gi].head; x != r; x = link_next(x)) prev = x;
+    admit_req(p, v, gi, r, prev);
+}
+
+/* The thesis's baseline transaction scheduler (Sec. 4.2.3; digest 4.2): FR-FCFS over the whole
+ * read queue into the same in-order bank queues as the warp-aware schedulers. A read older than
+ * mc.cq.age goes first; else the oldest predicted row hit (its row is the one its bank will have
+ * open when it reaches the queue's head) in a bank whose hit streak is under mc.cq.streak; else
+ * the oldest read. Only reads whose bank queue has room are candidates. */
+static void admit_frfcfs(struct wg *p, const struct mc_view *v, uint64_t now) {
+    struct mc_req *oldest = NULL, *hit = NULL;
+    bool capped = false;
+    for (struct mc_req *r = mcv_head(v, MC_READQ); r; r = r->qnext) {
+        if (!r->scratch[WG_GROUP]) continue; /* admitted already */
+        const struct bankq *q = &p->bq[r->bank];
+        if (q->n >= (uint32_t)p->cfg.bank_q) continue;
+        if (!oldest) {
+            oldest = r;
+            if (now - r->arrive > (uint64_t)p->cfg.cq_age) break;
+        }
+        if (prev_row(p, v, r->bank) == (int32_t)r->da.row) {
+            if (q->streak < (uint32_t)p->cfg.cq_streak) {
+                hit = r;
+                break;
+            }
+            capped = true;
+        }
+    }
+    if (!oldest) return;
+    struct mc_req *r = oldest;
+    if (now - oldest->arrive > (uint64_t)p->cfg.cq_age)
+        p->st.cq_age_picks++;
+    else if (hit) {
+        r = hit;
+        if (hit != oldest) p->st.cq_hit_picks++;
+    } else if (capped)
+        p->st.cq_streak_stops++;
+    admit_this(p, v, r);
 }
 
 /* The next group to admit from: the current one, else a suspended one, else a new choice. */
@@ -400,41 +479,59 @@ static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->st.preemptions++;
 }
 
-/* WAWD (Sec. 2.8): before a drain, the groups in service and complete single-request groups go
- * into the bank queues at once. */
+/* Admits the group's next read to go ahead of the write drain (WAWD). */
+static void admit_ahead(struct wg *p, const struct mc_view *v, uint32_t gi) {
+    struct mc_req *r = p->g[gi].head;
+    admit_one(p, v, gi, false);
+    r->scratch[WG_HIT] |= WG_AHEAD_BIT;
+    p->bq[r->bank].ahead++;
+    p->ahead++;
+    p->st.wawd_admits++;
+}
+
+/* WAWD (Sec. 2.8, thesis Sec. 4.3.6): when the write queue reaches the trigger, and again when
+ * the drain starts, the groups in service (partly sent to the bank queues) and complete
+ * single-request groups go into the bank queues at once, marked to be served before the drain's
+ * writes. */
 static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     uint32_t ids[WG_MAX_SUSPEND + 1], n = 0;
     if (p->cur != WG_NO) ids[n++] = p->cur;
     for (uint32_t i = 0; i < p->nsusp; i++) ids[n++] = p->susp[i];
     for (uint32_t k = 0; k < n; k++)
-        while (p->g[ids[k]].used && p->g[ids[k]].n) {
-            admit_one(p, v, ids[k], false);
-            p->st.wawd_admits++;
-        }
+        while (p->g[ids[k]].used && p->g[ids[k]].n) admit_ahead(p, v, ids[k]);
     p->cur = WG_NO;
     p->nsusp = p->overrides = 0;
     for (uint32_t i = 0; i < p->ng; i++)
-        if (complete(p, &p->g[i], now) && p->g[i].n == 1) {
-            admit_one(p, v, i, false);
-            p->st.wawd_admits++;
-        }
+        if (complete(p, &p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i);
 }
 
 /* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and
  * a cycle in which the controller slept had no complete group to admit from. */
 static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
-    if (p->mode == WG_MERB_WAWD && !mcv_draining(v) &&
-        (int64_t)mcv_qlen(v, MC_WRITEQ) >= p->wq_hi - p->cfg.wawd_margin)
-        wawd(p, v, now);
+    if (p->mode == WG_MERB_WAWD) {
+        /* triggered once per approach to the watermark (edge, not level: at the level the
+         * write queue can sit for long, and WAWD would replace the scheduler) */
+        bool drain = mcv_draining(v), start = drain && !p->was_draining;
+        p->was_draining = drain;
+        if ((int64_t)mcv_qlen(v, MC_WRITEQ) < p->wq_hi - p->cfg.wawd_margin)
+            p->wawd_armed = true;
+        else if (p->wawd_armed && !drain)
+            wawd(p, v, now), p->wawd_armed = false;
+        if (start) wawd(p, v, now);
+    }
     if (p->admit_clock > now) return; /* this cycle's slot is used (dual command bus) */
     p->admit_clock = now + 1;
-    maybe_preempt(p, v, now);
-    uint32_t gi = current(p, v, now);
-    if (gi != WG_NO && !admit_one(p, v, gi, true)) {
-        /* every read of the group in service waits for a full bank queue: rather than leave
-         * the other banks idle, admit from the best group that has a read with room */
-        uint32_t alt = select_group(p, v, now, true);
-        if (alt != WG_NO) admit_one(p, v, alt, true);
+    if (p->mode == WG_FRFCFS) {
+        admit_frfcfs(p, v, now);
+    } else {
+        maybe_preempt(p, v, now);
+        uint32_t gi = current(p, v, now);
+        if (gi != WG_NO && !admit_one(p, v, gi, true)) {
+            /* every read of the group in service waits for a full bank queue: rather than
+             * leave the other banks idle, admit from the best group that has a read with room */
+            uint32_t alt = select_group(p, v, now, true);
+            if (alt != WG_NO) admit_one(p, v, alt, true);
+        }
     }
     for (uint32_t i = 0; i < p->ng; i++)
         if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
@@ -453,7 +550,10 @@ static void wg_complete(void *st, const struct mc_view *v, const struct mc_req *
     q->head = (q->head + 1) % p->cap;
     q->n--;
     q->score -= (int64_t)r->scratch[WG_COST];
-    q->hits -= (uint32_t)r->scratch[WG_HIT];
+    q->hits -= (uint32_t)(r->scratch[WG_HIT] & WG_HIT_BIT);
+    uint32_t ahead = (uint32_t)(r->scratch[WG_HIT] & WG_AHEAD_BIT) >> 1;
+    q->ahead -= ahead;
+    p->ahead -= ahead;
     if (!q->n) q->last_row = -1;
 }
 
@@ -483,28 +583,30 @@ static bool wg_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     struct wg *p = st;
     uint64_t now = mcv_now(v);
     admit(p, v, now);
-    if (mcv_draining(v)) return pick_write(p, v, out);
+    bool drain = mcv_draining(v);
+    /* in a drain, the bank queues holding reads WAWD sent ahead of it serve their reads (up to
+     * the last of those, in order) and the writes wait for them: no read-write turnarounds */
     for (uint32_t i = 1; i <= p->nbanks; i++) {
         uint32_t k = (p->rr + i) % p->nbanks, b = p->order[k];
         struct bankq *q = &p->bq[b];
-        if (!q->n || !mcv_issuable(v, q->v[q->head])) continue;
+        if (!q->n || (drain && !q->ahead) || !mcv_issuable(v, q->v[q->head])) continue;
         p->rr = k;
         mcv_choose(v, q->v[q->head], out);
         return true;
     }
-    return false;
+    return drain && !p->ahead && pick_write(p, v, out);
 }
 
 static const void *wg_stats(const void *st) {
     return &((const struct wg *)st)->st;
 }
 
-#define WG_POLICY(sym, nm, fn, d, table)                                                           \
+#define WG_POLICY(sym, nm, fn, d, table, keytab, nkeytab)                                          \
     const struct mc_policy mc_policy_##sym = {                                                     \
         .name = nm,                                                                                \
         .doc = d,                                                                                  \
-        .keys = basjf_keys,                                                                        \
-        .nkeys = CFG_COUNT(basjf_keys),                                                            \
+        .keys = keytab,                                                                            \
+        .nkeys = nkeytab,                                                                          \
         .create = fn,                                                                              \
         .destroy = wg_destroy,                                                                     \
         .pick = wg_pick,                                                                           \
@@ -516,19 +618,27 @@ static const void *wg_stats(const void *st) {
         .stats = wg_stats,                                                                         \
         .warp_table = table,                                                                       \
     };
+WG_POLICY(frfcfs_cq, "frfcfs-cq", frfcfs_cq_create,
+          "FR-FCFS transaction scheduler over in-order bank command queues, with an age "
+          "threshold and a row-hit streak cap (seed 002's baseline; mc.cq.*, mc.wg.bank_q)",
+          false, cq_keys, CFG_COUNT(cq_keys))
 WG_POLICY(wafcfs, "wafcfs", wafcfs_create,
-          "warp-aware FCFS: oldest complete warp-group into in-order bank queues (seed 002)", false)
+          "warp-aware FCFS: oldest complete warp-group into in-order bank queues (seed 002)", false,
+          basjf_keys, CFG_COUNT(basjf_keys))
 WG_POLICY(basjf, "basjf", basjf_create,
-          "bank-aware shortest-job-first over warp-groups (seed 002; mc.basjf.*)", false)
+          "bank-aware shortest-job-first over warp-groups (seed 002; mc.basjf.*)", false,
+          basjf_keys, CFG_COUNT(basjf_keys))
 WG_POLICY(basjf_ab, "basjf-ab", basjf_ab_create,
-          "BASJF with age bias: groups older than mc.basjf.age first (seed 002)", false)
+          "BASJF with age bias: groups older than mc.basjf.age first (seed 002)", false, basjf_keys,
+          CFG_COUNT(basjf_keys))
 WG_POLICY(merb, "merb", merb_create,
           "BASJF+AB + minimum efficient row burst: misses when queued hits hide them (seed 002)",
-          false)
+          false, basjf_keys, CFG_COUNT(basjf_keys))
 WG_POLICY(merb_wawd, "merb-wawd", merb_wawd_create,
-          "MERB + warp-aware write drain: groups in service go before a drain (seed 002)", false)
+          "MERB + warp-aware write drain: groups in service go before a drain (seed 002)", false,
+          basjf_keys, CFG_COUNT(basjf_keys))
 WG_POLICY(basjf_ideal, "basjf-ideal", ideal_create,
           "BASJF+AB with ideal coordination: a selected warp goes first in every controller "
           "(seed 002's oracle)",
-          true)
+          true, basjf_keys, CFG_COUNT(basjf_keys))
 #undef WG_POLICY

@@ -3,7 +3,9 @@
  * WAFCFS takes the oldest complete group; BASJF the lowest score (a predicted miss costs 3, a hit
  * 1, plus the bank queue's score); BASJF+AB the oldest once it is older than K; MERB the oldest
  * group with a miss once enough hits are queued elsewhere; groups only form within the window;
- * each bank's reads are served in admission order; requests are conserved. */
+ * WAWD serves the reads it sent ahead of a drain before the drain's writes; frfcfs-cq admits
+ * predicted row hits first, under its streak cap and age threshold; each bank's reads are served
+ * in admission order; requests are conserved. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -173,30 +175,86 @@ static void test_merb(void **state) {
     finish(x, end);
 }
 
-/* WAWD: with the drain watermark at 10 and a margin of 8, two queued writes trigger it. At cycle
- * 4 the complete single-request group S goes into its bank queue at once, then L (5 reads) is
- * selected and its first read admitted; at cycle 5 the rest of L, the group in service, goes in
- * at once: 1 + 4 reads admitted by WAWD. */
-static void wawd_queue(struct run *x) {
-    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, 5, i), false, 0, 0, 1);
+/* WAWD: bank queues of one read; group L (5 reads to bank P, rows 5, 9, 11, 13, 15: all
+ * misses) and group S (one read of bank Q) complete at cycle 4; S goes first (score 3 < 15),
+ * then L's first read. Two writes at 6 reach the trigger (watermark 4 - margin 2): WAWD sends
+ * L's other four reads, the group in service, into P's queue at once. Two more writes at 7
+ * start the drain. With WAWD every read of L is served before the first write; without it the
+ * drain's writes come first and L's reads wait for the drain to end. (S, admitted before
+ * the trigger and not sent ahead, waits for the drain either way.) */
+static uint64_t wawd_queue(struct run *x) {
+    static const uint32_t rows[] = {5, 9, 11, 13, 15};
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
     enq_w(x, 5, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
-    enq_w(x, 6, addr(x, 2, 0, 1, 0), true, 0, 0, 3);
-    enq_w(x, 7, addr(x, 2, 0, 1, 1), true, 0, 0, 3);
+    run_to(x, 0, 6);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 6 + i, addr(x, 2, 0, 1, i), true, 6, 0, 3);
+    run_to(x, 6, 7);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 8 + i, addr(x, 2, 0, 1, 2 + i), true, 7, 0, 3);
+    return 7;
+}
+
+#define WAWD_Q DDR4 "wq_hi=4\nwq_lo=1\nwawd.margin=2\nwg.bank_q=1\n"
+
+/* L's reads (bank P) served before the first write. */
+static unsigned reads_before_drain(const struct run *x) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < x->ncmd && x->cmd[i].cmd != DRAM_WR; i++)
+        n += x->cmd[i].cmd == DRAM_RD && x->cmd[i].bg == 0;
+    return n;
 }
 
 static void test_wawd(void **state) {
     (void)state;
-    struct run *x = start(DDR4 "policy=merb-wawd\nwq_hi=10\nwq_lo=4\n");
-    wawd_queue(x);
-    json_t *s = sched_of(x, 0);
-    assert_int_equal(STAT(s, "wawd_admits"), 5);
+    struct run *x = start(WAWD_Q "policy=merb-wawd\n");
+    uint64_t end = run_idle(x, wawd_queue(x));
+    assert_int_equal(reads_before_drain(x), 5);
+    assert_int_equal(x->n, 10);
+    finish(x, end);
+    x = start(WAWD_Q "policy=merb-wawd\n");
+    json_t *s = sched_of(x, wawd_queue(x));
+    assert_int_equal(STAT(s, "wawd_admits"), 4);
     assert_int_equal(STAT(s, "admitted"), 6);
     json_decref(s);
-    x = start(DDR4 "policy=merb\nwq_hi=10\nwq_lo=4\n");
-    wawd_queue(x);
-    s = sched_of(x, 0);
-    assert_int_equal(STAT(s, "wawd_admits"), 0);
-    json_decref(s);
+
+    x = start(WAWD_Q "policy=merb\n");
+    end = run_idle(x, wawd_queue(x));
+    assert_int_equal(reads_before_drain(x), 0);
+    finish(x, end);
+}
+
+/* frfcfs-cq, the thesis's baseline transaction scheduler, with bank queues of one read: bank P
+ * has row 5 open; X1 and X2 (row 5) arrive, then A (row 9), B1 and B2 (row 5) one cycle later.
+ * FR-FCFS admits the predicted hits B1, B2 before the older miss A; a streak cap of 3 lets only
+ * B1 pass it (X1, X2 and B1 make the streak); with an age threshold of 1 cycle, A, waiting since
+ * X2 was admitted, goes first (after it, B1 and B2 are misses, taken oldest first). */
+static void test_frfcfs_cq(void **state) {
+    (void)state;
+    static const struct {
+        const char *set;
+        uint64_t order[6];
+    } cases[] = {
+        {"", {100, 50, 51, 2, 3, 1}},
+        {"cq.streak=3\n", {100, 50, 51, 2, 1, 3}},
+        {"cq.age=1\n", {100, 50, 51, 1, 2, 3}},
+    };
+    for (unsigned c = 0; c < 3; c++) {
+        char ini[512];
+        snprintf(ini, sizeof ini,
+                 "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\npolicy=frfcfs-cq\nwg.bank_q=1\n%s",
+                 cases[c].set);
+        struct run *x = start(ini);
+        enq(x, 100, addr(x, 0, 0, 5, 0), false, 0);
+        uint64_t t = run_idle(x, 0) + 10;
+        enq(x, 50, addr(x, 0, 0, 5, 3), false, t);
+        enq(x, 51, addr(x, 0, 0, 5, 4), false, t);
+        tick(x, t);
+        enq(x, 1, addr(x, 0, 0, 9, 0), false, t + 1);
+        enq(x, 2, addr(x, 0, 0, 5, 1), false, t + 1);
+        enq(x, 3, addr(x, 0, 0, 5, 2), false, t + 1);
+        uint64_t end = run_idle(x, t + 1);
+        expect_served(x, cases[c].order, NULL, 6);
+        finish(x, end);
+    }
 }
 
 /* Ideal coordination: channel 0 holds only warp 5's group and selects it at cycle 4, which marks
@@ -228,8 +286,9 @@ static void test_ideal_coordination(void **state) {
 
 static void test_conservation(void **state) {
     (void)state;
-    const char *pol[] = {"wafcfs", "basjf", "basjf-ab", "merb", "merb-wawd", "basjf-ideal"};
-    for (unsigned i = 0; i < 6; i++) {
+    const char *pol[] = {"wafcfs",    "basjf",       "basjf-ab", "merb",
+                         "merb-wawd", "basjf-ideal", "frfcfs-cq"};
+    for (unsigned i = 0; i < 7; i++) {
         char ini[256];
         snprintf(ini, sizeof ini, "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\npolicy=%s\n",
                  pol[i]);
@@ -252,6 +311,7 @@ int main(void) {
         cmocka_unit_test(test_bank_queue_bound),
         cmocka_unit_test(test_merb),
         cmocka_unit_test(test_wawd),
+        cmocka_unit_test(test_frfcfs_cq),
         cmocka_unit_test(test_ideal_coordination),
         cmocka_unit_test(test_conservation),
     };
