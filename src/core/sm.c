@@ -343,8 +343,14 @@ static uint32_t warps_of(const struct kernel_desc *k) {
     return (k->threads + WARP_SIZE - 1) / WARP_SIZE;
 }
 
-static uint64_t regs_of(const struct kernel_desc *k) {
-    return (uint64_t)warps_of(k) * WARP_SIZE * k->regs;
+/* Registers per CTA. A kernel compiled with __launch_bounds__(threads, n) uses at most as many
+ * registers per thread as let n CTAs share the register file (nvcc spills the rest; the spill
+ * traffic is not modelled). */
+static uint64_t regs_of(const struct sm_cfg *sc, const struct kernel_desc *k) {
+    uint64_t t = (uint64_t)warps_of(k) * WARP_SIZE, r = k->regs;
+    if (k->bound_ctas && t && r * t * k->bound_ctas > (uint64_t)sc->regs)
+        r = (uint64_t)sc->regs / (t * k->bound_ctas);
+    return t * r;
 }
 
 uint32_t sm_occupancy(const struct sm_cfg *sc, const struct kernel_desc *k) {
@@ -352,7 +358,7 @@ uint32_t sm_occupancy(const struct sm_cfg *sc, const struct kernel_desc *k) {
     uint64_t n = (uint64_t)sc->max_ctas;
     n = umin(n, (uint64_t)sc->max_warps / warps_of(k));
     n = umin(n, (uint64_t)sc->max_threads / k->threads);
-    if (regs_of(k)) n = umin(n, (uint64_t)sc->regs / regs_of(k));
+    if (regs_of(sc, k)) n = umin(n, (uint64_t)sc->regs / regs_of(sc, k));
     if (k->smem) n = umin(n, (uint64_t)sc->smem / k->smem);
     return (uint32_t)n;
 }
@@ -363,7 +369,7 @@ bool sm_can_take(const struct sm *s, const struct kernel_desc *k) {
     return k->threads > 0 && s->resident < (uint64_t)c->max_ctas &&
            s->warps_used + nw <= (uint64_t)c->max_warps &&
            s->threads_used + k->threads <= (uint64_t)c->max_threads &&
-           s->regs_used + regs_of(k) <= (uint64_t)c->regs &&
+           s->regs_used + regs_of(c, k) <= (uint64_t)c->regs &&
            s->smem_used + k->smem <= (uint64_t)c->smem;
 }
 
@@ -431,7 +437,7 @@ int sm_take_cta(struct sm *s, struct workload *wl, const struct kernel_desc *k, 
                       .wl = wl,
                       .nwarps = nw,
                       .threads = k->threads,
-                      .regs = regs_of(k),
+                      .regs = regs_of(&s->cfg, k),
                       .smem = k->smem,
                       .slots = c->slots,
                       .gens = c->gens};

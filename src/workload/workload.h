@@ -56,6 +56,9 @@ struct kernel_desc {
     uint64_t ncta;                /* grid[0] * grid[1] * grid[2] */
     uint32_t threads;             /* per CTA: block[0] * block[1] * block[2] */
     uint32_t regs;                /* registers per thread */
+    uint32_t bound_ctas;          /* __launch_bounds__(threads, bound_ctas): the compiler caps
+                                     registers per thread so that this many CTAs fit on an SM
+                                     (0: no bound) */
     uint32_t smem;                /* shared memory per CTA, bytes */
     const struct wl_copy *copies; /* HtoD copies since the previous launch (owned by the
                                      workload, valid until the next next_kernel call) */

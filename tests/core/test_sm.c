@@ -20,19 +20,25 @@ static void test_occupancy_limits(void **state) {
     static const struct {
         uint32_t threads, regs, smem, want;
         const char *why;
+        uint32_t bound; /* __launch_bounds__ minimum CTAs */
     } cases[] = {
-        {16, 0, 0, 32, "CTA slots"},
-        {33, 0, 0, 24, "warps (33 threads take 2 warps)"},
-        {256, 0, 0, 4, "threads"},
-        {64, 64, 0, 8, "registers"},
-        {40, 64, 0, 8, "registers, allocated per whole warp"},
-        {32, 0, 10000, 4, "shared memory"},
-        {1024, 255, 0, 0, "registers: not even one CTA"},
-        {0, 0, 0, 0, "no threads"},
+        {16, 0, 0, 32, "CTA slots", 0},
+        {33, 0, 0, 24, "warps (33 threads take 2 warps)", 0},
+        {256, 0, 0, 4, "threads", 0},
+        {64, 64, 0, 8, "registers", 0},
+        {40, 64, 0, 8, "registers, allocated per whole warp", 0},
+        {32, 0, 10000, 4, "shared memory", 0},
+        {1024, 255, 0, 0, "registers: not even one CTA", 0},
+        {1024, 48, 0, 1, "launch bounds (1024, 1): 48 registers capped to 32", 1},
+        {256, 64, 0, 4, "launch bounds (256, 4): 64 registers capped to 32", 4},
+        {256, 64, 0, 2, "64 registers: two CTAs", 0},
+        {256, 16, 0, 4, "launch bounds (256, 2) below the registers: no cap", 2},
+        {0, 0, 0, 0, "no threads", 0},
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct fake_wl *f = fw_create(cases[i].threads, 1000);
         f->k = kd(cases[i].threads, cases[i].regs, cases[i].smem);
+        f->k.bound_ctas = cases[i].bound;
         struct h *h = h_create(OCC_INI, f);
         uint32_t occ = sm_occupancy(&h->sc, &f->k);
         if (occ != cases[i].want)

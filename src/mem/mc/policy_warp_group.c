@@ -1,8 +1,9 @@
 /* The warp-aware GPU schedulers of seed 002 (Chatterjee, PhD 2013, Ch. 4; digest seed-002.md
  * Secs. 2.3-2.8), on the controller organisation that chapter assumes:
  *  - a batching unit groups the read queue's requests by warp (SM id, warp slot) into
- *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived, and
- *    only complete groups are visible to the transaction scheduler. A CAM of mc.wg.groups
+ *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived (or,
+ *    with mc.wg.close = last, after its latest), and only complete groups are visible to the
+ *    transaction scheduler. A CAM of mc.wg.groups
  *    entries holds the forming groups; a request that finds it full forms a group of its own,
  *    complete at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
@@ -23,9 +24,10 @@
  *    mc.basjf.preempt suspends it, at most 4 times in a row (then the suspended groups drain);
  *  - basjf-ab (BASJF+AB): as basjf, but a complete group older than mc.basjf.age (K) is taken
  *    first, oldest first;
- *  - merb (BASJF+AB+MERB, aggregate variant): as basjf-ab, and when the predicted row hits queued
- *    in the other banks can hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL),
- *    the oldest complete group with a predicted miss is taken;
+ *  - merb (BASJF+AB+MERB, aggregate variant): as basjf-ab, and when the predicted row hits in
+ *    the other banks, queued in their command queues or about to be (in complete groups), can
+ *    hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL), the oldest complete
+ *    group with a predicted miss is taken;
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
  *    mc.wawd.margin, before the drain starts, the in-service and suspended groups are admitted
  *    whole and complete single-request groups go ahead of everything else.
@@ -51,7 +53,10 @@ enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4
 struct wg_cfg {
     int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, bank_q;
     int64_t cq_age, cq_streak;
+    int close; /* WG_CLOSE_FIRST or WG_CLOSE_LAST */
 };
+enum { WG_CLOSE_FIRST, WG_CLOSE_LAST };
+static const char *const close_names[] = {"first", "last", NULL};
 
 struct wg_stats {
     uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
@@ -62,6 +67,7 @@ struct group {
     bool used;
     uint64_t key;         /* (SM, warp slot) */
     uint64_t first, last; /* arrival cycles of its first and latest request */
+    uint64_t ready;       /* cycle it is complete (visible to the transaction scheduler) */
     uint32_t n;           /* members not admitted yet */
     struct mc_req *head, *tail;
 };
@@ -96,7 +102,8 @@ struct wg {
     struct bankq *bq;
     int32_t *tmp_row; /* [nbanks] scoring scratch */
     int64_t *tmp_cost;
-    uint32_t *order; /* command-scheduler bank order: bank groups interleaved */
+    uint32_t *tmp_hits; /* [nbanks] MERB: predicted hits queued or about to be, per bank */
+    uint32_t *order;    /* command-scheduler bank order: bank groups interleaved */
     struct wg_stats st;
 };
 
@@ -105,21 +112,27 @@ static const struct cfg_key wg_keys[] = {
     {"mc.wg.window", CFG_INT, OFF(window), "16", 0, 1 << 20, NULL, "tCK",
      "a warp-group is complete this many cycles after its first request arrived (the thesis: "
      "under 3 % of the memory latency; ours: 16 command cycles)"},
+    {"mc.wg.close", CFG_ENUM, OFF(close), "first", 0, 0, close_names, "",
+     "the window counts from a group's first request (thesis Sec. 4.3.1) or from its latest "
+     "(Sec. 4.3.7: complete once no request of the warp came for mc.wg.window cycles)"},
     {"mc.wg.groups", CFG_INT, OFF(groups), "64", 1, 4096, NULL, "groups",
      "batching-unit CAM entries (thesis: 64)"},
-    {"mc.wg.bank_q", CFG_INT, OFF(bank_q), "4096", 1, 4096, NULL, "req",
+    {"mc.wg.bank_q", CFG_INT, OFF(bank_q), "1", 1, 4096, NULL, "req",
      "reads a bank command queue holds; the transaction scheduler admits a read only into a "
      "bank queue with room, so it decides late, when the bank is close to serving it (thesis: "
-     "not given; ours: 4096, no bound below the read queue's own)"},
+     "not given; ours: 1, the depth at which FR-FCFS in this organisation (frfcfs-cq) comes "
+     "within 3 % of FR-FCFS on one unified queue, as the thesis reports for its alternate-USIMM; "
+     "deeper queues lower every policy here, docs/policies.md)"},
 };
 static const struct cfg_key basjf_keys[] = {
     {"mc.basjf.hit_cost", CFG_INT, OFF(hit_cost), "1", 0, 1000, NULL, "",
      "score of a request predicted to hit its bank's row (thesis: 1)"},
     {"mc.basjf.miss_cost", CFG_INT, OFF(miss_cost), "3", 0, 1000, NULL, "",
      "score of a predicted row miss (thesis: 3 = (tRP + tRCD + tCAS) / tCAS)"},
-    {"mc.basjf.age", CFG_INT, OFF(age), "512", 1, 1 << 30, NULL, "tCK",
+    {"mc.basjf.age", CFG_INT, OFF(age), "1024", 1, 1 << 30, NULL, "tCK",
      "BASJF+AB's K: a complete group older than this goes first, oldest first (thesis: not "
-     "given; ours: 512 command cycles, about twice the loaded read latency)"},
+     "given; ours: 1024 command cycles, 3-5x the loaded read latency on gtx480's Type-1 "
+     "benchmarks; at 512 the age rule picks most groups there and BASJF+AB turns into WAFCFS)"},
     {"mc.basjf.preempt", CFG_INT, OFF(preempt), "8", 0, 1 << 20, NULL, "",
      "a new group preempts the one being admitted when its score is lower by more than this "
      "(thesis: 'sufficiently lower', not given)"},
@@ -169,6 +182,7 @@ static void wg_destroy(void *st) {
     free(p->g);
     free(p->tmp_row);
     free(p->tmp_cost);
+    free(p->tmp_hits);
     free(p->order);
     free(p);
 }
@@ -200,8 +214,9 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
     p->bq = calloc(p->nbanks, sizeof *p->bq);
     p->tmp_row = calloc(p->nbanks, sizeof *p->tmp_row);
     p->tmp_cost = calloc(p->nbanks, sizeof *p->tmp_cost);
+    p->tmp_hits = calloc(p->nbanks, sizeof *p->tmp_hits);
     p->order = calloc(p->nbanks, sizeof *p->order);
-    if (!p->g || !p->bq || !p->tmp_row || !p->tmp_cost || !p->order) goto oom;
+    if (!p->g || !p->bq || !p->tmp_row || !p->tmp_cost || !p->tmp_hits || !p->order) goto oom;
     p->ng = (uint32_t)p->cfg.groups + p->cap;
     for (uint32_t b = 0; b < p->nbanks; b++) {
         p->bq[b].v = calloc(p->cap, sizeof *p->bq[b].v);
@@ -250,7 +265,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
         struct group *g = &p->g[i];
         if (!g->used) {
             if (free_ix == WG_NO) free_ix = i;
-        } else if (g->key == key && g->n && now - g->first < (uint64_t)p->cfg.window) {
+        } else if (g->key == key && g->n && now < g->ready) {
             ix = i; /* still forming */
             break;
         }
@@ -266,6 +281,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
         }
         p->g[ix] = (struct group){.used = true, .key = key, .first = now};
         if (alone) p->g[ix].first = now - (uint64_t)p->cfg.window;
+        p->g[ix].ready = alone ? now : now + (uint64_t)p->cfg.window;
         p->st.groups++;
     }
     struct group *g = &p->g[ix];
@@ -278,13 +294,13 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     g->n++;
     r->scratch[WG_GROUP] = ix + 1;
     p->st.members++;
-    if (g->first + (uint64_t)p->cfg.window > now)
-        mcv_request_wake(v, g->first + (uint64_t)p->cfg.window);
+    if (p->cfg.close == WG_CLOSE_LAST && !alone) g->ready = now + (uint64_t)p->cfg.window;
+    if (g->ready > now) mcv_request_wake(v, g->ready);
 }
 
 static bool complete(const struct wg *p, const struct group *g, uint64_t now) {
     if (p->mode == WG_FRFCFS) return g->used && g->n; /* no batching unit */
-    return g->used && g->n && now >= g->first + (uint64_t)p->cfg.window;
+    return g->used && g->n && now >= g->ready;
 }
 
 /* Row the next request admitted to bank b will follow. */
@@ -327,10 +343,28 @@ static bool admissible(const struct wg *p, const struct group *g) {
 
 /* The transaction scheduler's choice among complete groups (WG_NO when there is none); with
  * need_room, among those with a read it can admit now. */
+/* MERB's supply of row hits (digest Sec. 2.7, MERB_AGG): per bank, the predicted hits queued
+ * in its command queue plus those the transaction scheduler is about to enqueue (reads of
+ * complete groups to the row the bank will have open); *total is their sum. */
+static void merb_hits(struct wg *p, const struct mc_view *v, uint64_t now, uint64_t *total) {
+    *total = 0;
+    for (uint32_t b = 0; b < p->nbanks; b++) {
+        p->tmp_hits[b] = p->bq[b].hits;
+        p->tmp_row[b] = prev_row(p, v, b);
+    }
+    for (uint32_t i = 0; i < p->ng; i++)
+        if (complete(p, &p->g[i], now))
+            for (const struct mc_req *r = p->g[i].head; r; r = link_next(r))
+                p->tmp_hits[r->bank] += p->tmp_row[r->bank] == (int32_t)r->da.row;
+    for (uint32_t b = 0; b < p->nbanks; b++) *total += p->tmp_hits[b];
+}
+
 static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now, bool need_room) {
     uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO, coord = WG_NO;
     int64_t best_score = 0;
     uint32_t best_hits = 0;
+    uint64_t hits_all = 0;
+    if (p->mode >= WG_MERB) merb_hits(p, v, now, &hits_all);
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
         if (!complete(p, g, now) || (need_room && !admissible(p, g))) continue;
@@ -345,10 +379,8 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
             (s == best_score && hits == best_hits && g->first < p->g[best].first))
             best = i, best_score = s, best_hits = hits;
         if (p->mode >= WG_MERB && mb != WG_NO && (merb == WG_NO || g->first < p->g[merb].first)) {
-            /* MERB (aggregate): predicted hits queued in the other banks hide its miss */
-            uint64_t h = 0;
-            for (uint32_t b = 0; b < p->nbanks; b++)
-                if (b != mb) h += p->bq[b].hits;
+            /* MERB (aggregate): predicted hits in the other banks hide its miss */
+            uint64_t h = hits_all - p->tmp_hits[mb];
             if ((int64_t)h * p->nbl >= p->merb_hide) merb = i;
         }
     }
@@ -535,7 +567,7 @@ static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
     }
     for (uint32_t i = 0; i < p->ng; i++)
         if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
-            uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].first + p->cfg.window;
+            uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].ready;
             mcv_request_wake(v, at);
         }
 }

@@ -27,8 +27,10 @@
  * Assumptions: __all is modelled as 3 shared-memory instructions on a per-warp word (set by all
  * active lanes, cleared by the lanes that disagree, read back); atomicInc as atomicAdd plus a reset
  * store by the last block; the errd overflow checks are left out; division as MUFU.RCP, rsqrtf as
- * MUFU.RSQ; register counts are assumed. Bodies: bh.cu's Plummer-model generator (its LCG,
- * seed 7), mass 1/n, dt 0.025, eps^2 = 0.05^2, theta 0.5. Sizes: test 512 bodies, 2 time
+ * MUFU.RSQ; register counts are assumed (48), and each kernel carries bh.cu's
+ * __launch_bounds__(THREADSn, FACTORn), which caps them where the register file is small (Fermi:
+ * TreeBuildingKernel's 1024-thread blocks get 32). Bodies: bh.cu's Plummer-model generator (its
+ * LCG, seed 7), mass 1/n, dt 0.025, eps^2 = 0.05^2, theta 0.5. Sizes: test 512 bodies, 2 time
  * steps; paper 16384 bodies, 2 steps (assumed; the seeds do not name the input);
  * workload.bh.{bodies,steps,blocks}. */
 #include <math.h>
@@ -978,8 +980,12 @@ struct workload *bh_create(struct cfg *c, const struct workload_common *wc, stru
                                  CFG_COUNT(force_code), CFG_COUNT(integ_code)};
     int bad =
         km_prog_build(&b->init, "InitializationKernel", 4, init_code, CFG_COUNT(init_code), e);
-    for (int i = 0; i < K_N && !bad; i++)
+    /* bh.cu compiles each kernel with __launch_bounds__(THREADSn, FACTORn) */
+    static const uint32_t factor[K_N] = {F1, 1, 1, 1, F5, F6};
+    for (int i = 0; i < K_N && !bad; i++) {
         bad = km_prog_build(&b->k[i], names[i], regs[i], code[i], ncode[i], e);
+        b->k[i].bound_ctas = factor[i];
+    }
     uint64_t a[8];
     static const char *const arr[8] = {"massl",  "posxl",  "posyl", "poszl",
                                        "countl", "startl", 0,       0};

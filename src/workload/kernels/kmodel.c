@@ -286,6 +286,7 @@ int km_run_launch(struct km_run *r, const struct km_launch *l, struct kernel_des
     k->ncta = ncta;
     k->threads = r->threads;
     k->regs = p->regs;
+    k->bound_ctas = p->bound_ctas;
     k->smem = l->smem;
     return 0;
 }

@@ -168,10 +168,11 @@ struct km_inst {
 
 /* A checked, label-resolved program. */
 struct km_prog {
-    char name[64]; /* the CUDA kernel's name, reported in kernel_desc */
-    uint32_t regs; /* registers per thread, as the compiled kernel uses (occupancy) */
-    uint32_t nreg; /* register slots the model keeps per lane (highest id used + 1) */
-    uint32_t n;    /* static instructions */
+    char name[64];       /* the CUDA kernel's name, reported in kernel_desc */
+    uint32_t regs;       /* registers per thread, as the compiled kernel uses (occupancy) */
+    uint32_t bound_ctas; /* its __launch_bounds__ minimum CTAs per SM, 0 for none */
+    uint32_t nreg;       /* register slots the model keeps per lane (highest id used + 1) */
+    uint32_t n;          /* static instructions */
     struct km_inst *code;
     struct km_emit *emit; /* per instruction: the fixed fields of its struct inst */
 };

@@ -96,7 +96,8 @@ static void test_basjf_ab_age(void **state) {
     finish(x, end);
 }
 
-/* Bank command queues of one read (mc.wg.bank_q = 1): a group holds five reads of bank P
+/* Bank command queues of one read (mc.wg.bank_q = 1, the default) against unbounded ones
+ * (4096): a group holds five reads of bank P
  * (rows 5, 9, 11, 13, 15) and then one of bank Q. Unbounded, the five P reads are admitted at
  * cycles 4-8 and Q's at 9, so Q opens at 9; with one slot per bank the four waiting P reads are
  * passed over and Q's read is admitted at 5 and opens at 8 (tRRD_S after P's ACT at 4). */
@@ -104,7 +105,8 @@ static void test_bank_queue_bound(void **state) {
     (void)state;
     static const uint32_t rows[] = {5, 9, 11, 13, 15};
     for (int bounded = 0; bounded < 2; bounded++) {
-        struct run *x = start(bounded ? WG("wafcfs") "wg.bank_q=1\n" : WG("wafcfs"));
+        struct run *x =
+            start(bounded ? WG("wafcfs") "wg.bank_q=1\n" : WG("wafcfs") "wg.bank_q=4096\n");
         for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
         enq_w(x, 5, addr(x, 1, 0, 3, 0), false, 0, 0, 1);
         uint64_t end = run_idle(x, 0);
