@@ -25,7 +25,7 @@
  *  - basjf-ab (BASJF+AB): as basjf, but a complete group older than mc.basjf.age (K) is taken
  *    first, oldest first;
  *  - merb (BASJF+AB+MERB, aggregate variant): as basjf-ab, and when the predicted row hits in
- *    the other banks, queued in their command queues or about to be (in complete groups), can
+ *    the other banks, queued in their command queues or about to be (in the groups in service), can
  *    hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL), the oldest complete
  *    group with a predicted miss is taken;
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
@@ -60,7 +60,7 @@ static const char *const close_names[] = {"first", "last", NULL};
 
 struct wg_stats {
     uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
-    uint64_t coord_picks, cq_age_picks, cq_hit_picks, cq_streak_stops;
+    uint64_t picks, coord_picks, cq_age_picks, cq_hit_picks, cq_streak_stops;
 };
 
 struct group {
@@ -132,7 +132,8 @@ static const struct cfg_key basjf_keys[] = {
     {"mc.basjf.age", CFG_INT, OFF(age), "1024", 1, 1 << 30, NULL, "tCK",
      "BASJF+AB's K: a complete group older than this goes first, oldest first (thesis: not "
      "given; ours: 1024 command cycles, 3-5x the loaded read latency on gtx480's Type-1 "
-     "benchmarks; at 512 the age rule picks most groups there and BASJF+AB turns into WAFCFS)"},
+     "benchmarks; at 512 the age rule made 9 % of cfd's choices, old row misses, and halved its "
+     "bandwidth)"},
     {"mc.basjf.preempt", CFG_INT, OFF(preempt), "8", 0, 1 << 20, NULL, "",
      "a new group preempts the one being admitted when its score is lower by more than this "
      "(thesis: 'sufficiently lower', not given)"},
@@ -157,13 +158,19 @@ static const struct stat_desc wg_stat_desc[] = {
     SD(groups, "groups", "warp-groups formed by the batching unit"),
     SD(members, "req", "reads that joined a warp-group (members / groups = mean group size)"),
     SD(admitted, "req", "reads the transaction scheduler moved into the bank command queues"),
-    SD(age_picks, "groups", "groups selected because they were older than K (BASJF+AB)"),
-    SD(merb_picks, "groups", "groups with a row miss selected because queued hits hid it (MERB)"),
+    SD(picks, "picks",
+       "selections of a group to admit from that the transaction scheduler acted on (the group "
+       "in service, a preempting one, or the one admitted from while the one in service waits)"),
+    SD(age_picks, "picks",
+       "selections (of the group to admit from) made because the oldest group was older than K "
+       "(BASJF+AB)"),
+    SD(merb_picks, "picks",
+       "selections of a group with a row miss because predicted hits hid it (MERB)"),
     SD(preemptions, "groups", "in-service groups suspended for a lower-score group (BASJF)"),
     SD(wawd_admits, "req", "reads admitted ahead of a write drain (WAWD)"),
     SD(cam_full, "req", "reads that found the batching unit full and formed a group alone"),
-    SD(coord_picks, "groups",
-       "groups selected because another controller had selected their warp "
+    SD(coord_picks, "picks",
+       "selections of a group because another controller had selected its warp "
        "(basjf-ideal)"),
     SD(cq_age_picks, "req",
        "reads admitted first because they waited longer than mc.cq.age (frfcfs-cq)"),
@@ -344,27 +351,45 @@ static bool admissible(const struct wg *p, const struct group *g) {
 /* The transaction scheduler's choice among complete groups (WG_NO when there is none); with
  * need_room, among those with a read it can admit now. */
 /* MERB's supply of row hits (digest Sec. 2.7, MERB_AGG): per bank, the predicted hits queued
- * in its command queue plus those the transaction scheduler is about to enqueue (reads of
- * complete groups to the row the bank will have open); *total is their sum. */
-static void merb_hits(struct wg *p, const struct mc_view *v, uint64_t now, uint64_t *total) {
+ * in its command queue plus those the transaction scheduler is about to enqueue (the unadmitted
+ * reads of the groups in service and suspended, to the row the bank will have open); *total is
+ * their sum. */
+static void merb_hits(struct wg *p, const struct mc_view *v, uint64_t *total) {
     *total = 0;
     for (uint32_t b = 0; b < p->nbanks; b++) {
         p->tmp_hits[b] = p->bq[b].hits;
         p->tmp_row[b] = prev_row(p, v, b);
     }
-    for (uint32_t i = 0; i < p->ng; i++)
-        if (complete(p, &p->g[i], now))
-            for (const struct mc_req *r = p->g[i].head; r; r = link_next(r))
-                p->tmp_hits[r->bank] += p->tmp_row[r->bank] == (int32_t)r->da.row;
+    uint32_t ids[WG_MAX_SUSPEND + 1], n = 0;
+    if (p->cur != WG_NO) ids[n++] = p->cur;
+    for (uint32_t i = 0; i < p->nsusp; i++) ids[n++] = p->susp[i];
+    for (uint32_t k = 0; k < n; k++)
+        for (const struct mc_req *r = p->g[ids[k]].head; p->g[ids[k]].used && r; r = link_next(r)) {
+            p->tmp_hits[r->bank] += p->tmp_row[r->bank] == (int32_t)r->da.row;
+            p->tmp_row[r->bank] = (int32_t)r->da.row;
+        }
     for (uint32_t b = 0; b < p->nbanks; b++) *total += p->tmp_hits[b];
 }
 
-static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now, bool need_room) {
+enum pick_why { WHY_SCORE, WHY_COORD, WHY_AGE, WHY_MERB }; /* which rule chose the group */
+
+/* Counts a choice the transaction scheduler acted on (a candidate that preemption turned down
+ * is not counted). */
+static void count_pick(struct wg *p, enum pick_why why) {
+    p->st.picks++;
+    if (why == WHY_COORD) p->st.coord_picks++;
+    if (why == WHY_AGE) p->st.age_picks++;
+    if (why == WHY_MERB) p->st.merb_picks++;
+}
+
+static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now, bool need_room,
+                             enum pick_why *why) {
+    *why = WHY_SCORE;
     uint32_t oldest = WG_NO, best = WG_NO, merb = WG_NO, coord = WG_NO;
     int64_t best_score = 0;
     uint32_t best_hits = 0;
     uint64_t hits_all = 0;
-    if (p->mode >= WG_MERB) merb_hits(p, v, now, &hits_all);
+    if (p->mode >= WG_MERB) merb_hits(p, v, &hits_all);
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
         if (!complete(p, g, now) || (need_room && !admissible(p, g))) continue;
@@ -386,15 +411,15 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     }
     if (oldest == WG_NO || p->mode == WG_WAFCFS) return oldest;
     if (coord != WG_NO) {
-        p->st.coord_picks++;
+        *why = WHY_COORD;
         return coord;
     }
     if (p->mode >= WG_BASJF_AB && now - p->g[oldest].first > (uint64_t)p->cfg.age) {
-        p->st.age_picks++;
+        *why = WHY_AGE;
         return oldest;
     }
     if (merb != WG_NO) {
-        p->st.merb_picks++;
+        *why = WHY_MERB;
         return merb;
     }
     return best;
@@ -490,7 +515,9 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
     }
     if (p->nsusp == 0 && p->cur == WG_NO) p->overrides = 0;
     if (p->cur == WG_NO) {
-        p->cur = select_group(p, v, now, false);
+        enum pick_why why;
+        p->cur = select_group(p, v, now, false, &why);
+        if (p->cur != WG_NO) count_pick(p, why);
         if (p->cur != WG_NO && p->wt) /* tell every controller at once */
             warp_table_mark(p->wt, warp_table_id(p->wt, &p->g[p->cur].head->r.o));
     }
@@ -501,10 +528,12 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
  * mc.basjf.preempt suspends it (at most WG_MAX_SUSPEND times before the suspended drain). */
 static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
     if (p->mode == WG_WAFCFS || p->cur == WG_NO || p->overrides >= WG_MAX_SUSPEND) return;
-    uint32_t h, mb, cand = select_group(p, v, now, false);
+    enum pick_why why;
+    uint32_t h, mb, cand = select_group(p, v, now, false, &why);
     if (cand == WG_NO || cand == p->cur) return;
     int64_t cs = score(p, v, &p->g[p->cur], &h, &mb), ns = score(p, v, &p->g[cand], &h, &mb);
     if (ns + p->cfg.preempt >= cs) return;
+    count_pick(p, why);
     p->susp[p->nsusp++] = p->cur;
     p->overrides++;
     p->cur = cand;
@@ -561,8 +590,12 @@ static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
         if (gi != WG_NO && !admit_one(p, v, gi, true)) {
             /* every read of the group in service waits for a full bank queue: rather than
              * leave the other banks idle, admit from the best group that has a read with room */
-            uint32_t alt = select_group(p, v, now, true);
-            if (alt != WG_NO) admit_one(p, v, alt, true);
+            enum pick_why why;
+            uint32_t alt = select_group(p, v, now, true, &why);
+            if (alt != WG_NO) {
+                admit_one(p, v, alt, true);
+                count_pick(p, why);
+            }
         }
     }
     for (uint32_t i = 0; i < p->ng; i++)

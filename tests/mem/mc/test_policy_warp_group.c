@@ -1,5 +1,5 @@
 /* Tests of seed 002's warp-group schedulers (src/mem/mc/policy_warp_group.c) on hand-built
- * queues, DDR4-2400 (tRP 17, tRCD 17, tRTP 9, nBL 4: MERB needs 10 queued hits to hide a miss):
+ * queues, DDR4-2400 (tRP 17, tRCD 17, tRTP 9, nBL 4: MERB needs 10 hits to hide a miss):
  * WAFCFS takes the oldest complete group; BASJF the lowest score (a predicted miss costs 3, a hit
  * 1, plus the bank queue's score); BASJF+AB the oldest once it is older than K; MERB the oldest
  * group with a miss once enough hits are queued elsewhere; groups only form within the window;
@@ -142,10 +142,11 @@ static void test_window(void **state) {
     json_decref(s);
 }
 
-/* MERB: bank Q has row 3 open and 14 queued hits (group H, admitted first); then group M (one
- * read of row 9 in bank P, whose row 5 is open: a predicted miss, score 3) and group S (one hit
- * to P's row 5, score 1) complete together. BASJF+AB takes S first; MERB, with at least 10 hits
- * queued in Q, takes the older M first. */
+/* MERB: bank Q has row 3 open and group H (14 hits to it) in service, one read in Q's queue
+ * and the others about to be enqueued; then group M (one read of row 9 in bank P, whose row 5
+ * is open: a predicted miss, score 3) and group S (one hit to P's row 5, score 1) complete
+ * together. BASJF+AB takes S first; MERB, with at least 10 hits queued or about to be in Q,
+ * takes the older M first. */
 static uint64_t merb_queue(struct run *x) {
     enq_w(x, 100, addr(x, 0, 0, 5, 0), false, 0, 0, 9);
     enq_w(x, 101, addr(x, 1, 0, 3, 0), false, 0, 1, 9);
