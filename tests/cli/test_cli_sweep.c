@@ -2,7 +2,8 @@
  * with --resume and finishes without re-running complete jobs (their result files keep inode and
  * mtime); every result is byte-identical to the same `warpsim run` typed by hand. A job that fails
  * is recorded (status, error line, stderr file) while the others go on. A bad recipe is refused
- * with file:line before any job starts (no output folder is created). */
+ * with file:line before any job starts (no output folder is created); the shipped recipes are
+ * accepted. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -272,6 +273,33 @@ static void test_bad_recipe_before_jobs(void **state) {
                    "5: axis 'mc.policy' is empty");
 }
 
+/* Every shipped recipe (the .ini files in experiments/) is accepted as it is: `--dry-run` lists one job per
+ * point of its axes, and none is refused for a key or value (a key that no job reads, a policy or
+ * workload that does not exist, an out-of-range value would stop it). */
+static void test_shipped_recipes(void **state) {
+    (void)state;
+    static const struct {
+        const char *name;
+        unsigned jobs;
+    } recipes[] = {
+        {"fcfs-frfcfs", 3 * 10},    /* 3 policies x 10 workloads */
+        {"warped-mc", 4 * 14},      /* seed 000: 4 policies x Table 1's 14 benchmarks */
+        {"warp-aware-gpu", 10 * 17} /* seed 002: 10 policies x 11 Type-1 + 6 Type-2 */
+    };
+    for (unsigned i = 0; i < sizeof recipes / sizeof recipes[0]; i++) {
+        char args[1024], *out = NULL;
+        snprintf(args, sizeof args, "sweep %s/experiments/%s.ini --dry-run --out dry-%s",
+                 WS_SOURCE_DIR, recipes[i].name, recipes[i].name);
+        int rc = tu_run_cli(args, &out);
+        if (rc != 0) fail_msg("%s: exit %d\n%s", recipes[i].name, rc, out);
+        unsigned jobs = 0;
+        for (const char *p = out; (p = strstr(p, ": warpsim run ")); p++) jobs++;
+        if (jobs != recipes[i].jobs)
+            fail_msg("%s: %u jobs, want %u", recipes[i].name, jobs, recipes[i].jobs);
+        free(out);
+    }
+}
+
 /* --slurm --no-submit writes the array script; running its tasks as Slurm would (one process per
  * SLURM_ARRAY_TASK_ID) gives results that --collect accepts and that equal a local sweep's. */
 static void test_slurm_script_and_collect(void **state) {
@@ -345,6 +373,7 @@ static void test_slurm_script_and_collect(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_recipe_before_jobs),
+        cmocka_unit_test(test_shipped_recipes),
         cmocka_unit_test(test_failed_job_recorded),
         cmocka_unit_test(test_kill_resume_identical),
         cmocka_unit_test(test_slurm_script_and_collect),
