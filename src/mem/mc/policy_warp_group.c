@@ -3,16 +3,18 @@
  *  - a batching unit groups the read queue's requests by warp (SM id, warp slot) into
  *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived (or,
  *    with mc.wg.close = last, after its latest), and only complete groups are visible to the
- *    transaction scheduler. A CAM of mc.wg.groups
- *    entries holds the forming groups; a request that finds it full forms a group of its own,
- *    complete at once;
+ *    transaction scheduler. A CAM of mc.wg.groups entries holds the forming groups; a request
+ *    that finds it full forms a group of its own, complete at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
  *    per-bank in-order command queues of mc.wg.bank_q reads (a read whose bank queue is full
  *    waits and the group's next read with room goes; when none of the group's reads has room,
  *    the best other complete group with one goes, so that free banks do not idle);
  *  - a command scheduler goes round-robin over the banks (bank groups interleaved, to exploit
  *    tCCD_S < tCCD_L), issuing the next command of each bank queue's head, skipping blocked heads.
- * What differs between the registered names is how the transaction scheduler selects a group:
+ * What differs between the registered names is how the transaction scheduler selects:
+ *  - frfcfs-cq (the thesis's baseline, Sec. 4.2.3): no batching; per read, FR-FCFS over the
+ *    whole read queue: a read older than mc.cq.age first, else the oldest predicted row hit in a
+ *    bank whose hit streak is under mc.cq.streak, else the oldest read;
  *  - wafcfs (WAFCFS): the oldest complete group;
  *  - basjf (BASJF): the group with the smallest score, its estimated completion time: for each
  *    request, its cost (a predicted row hit 1, a miss 3; the prediction compares its row with the
@@ -25,12 +27,13 @@
  *  - basjf-ab (BASJF+AB): as basjf, but a complete group older than mc.basjf.age (K) is taken
  *    first, oldest first;
  *  - merb (BASJF+AB+MERB, aggregate variant): as basjf-ab, and when the predicted row hits in
- *    the other banks, queued in their command queues or about to be (in the groups in service), can
- *    hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL), the oldest complete
- *    group with a predicted miss is taken;
+ *    the other banks, queued in their command queues or about to be (in the groups in
+ *    service), can hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL), the
+ *    oldest complete group with a predicted miss is taken;
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
- *    mc.wawd.margin, before the drain starts, the in-service and suspended groups are admitted
- *    whole and complete single-request groups go ahead of everything else.
+ *    mc.wawd.margin (once per approach) and again when the drain starts, the in-service and
+ *    suspended groups are admitted whole and complete single-request groups at once; those
+ *    reads are served before the drain's first write;
  *  - basjf-ideal (Ideal Coordination, Sec. 2.10, an oracle): as basjf-ab, and a controller that
  *    selects a group tells every other controller at once (the shared warp table's mark); they
  *    take complete groups of marked warps first, oldest first, until that warp has no request
