@@ -273,9 +273,9 @@ static void test_bad_recipe_before_jobs(void **state) {
                    "5: axis 'mc.policy' is empty");
 }
 
-/* Every shipped recipe (the .ini files in experiments/) is accepted as it is: `--dry-run` lists one job per
- * point of its axes, and none is refused for a key or value (a key that no job reads, a policy or
- * workload that does not exist, an out-of-range value would stop it). */
+/* Every shipped recipe (the .ini files in experiments/) is accepted as it is: `--dry-run` lists
+ * one job per point of its axes, and none is refused for a key or value (a key that no job reads, a
+ * policy or workload that does not exist, an out-of-range value would stop it). */
 static void test_shipped_recipes(void **state) {
     (void)state;
     static const struct {
