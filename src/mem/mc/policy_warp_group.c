@@ -101,7 +101,8 @@ struct wg {
     bool wawd_armed;      /* write queue below the WAWD trigger since the last trigger */
     uint32_t ahead;       /* reads queued that WAWD sent ahead of the drain, all banks */
     bool was_draining;
-    uint64_t seen_complete; /* groups known complete when preemption was last checked */
+    uint64_t preempt_seen; /* groups complete by this cycle were offered to preemption */
+    uint32_t waiting;      /* frfcfs-cq: reads not admitted yet */
     struct bankq *bq;
     int32_t *tmp_row; /* [nbanks] scoring scratch */
     int64_t *tmp_cost;
@@ -268,6 +269,12 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     struct wg *p = st;
     memset(r->scratch, 0, sizeof r->scratch);
     if (r->is_write) return;
+    if (p->mode == WG_FRFCFS) { /* no batching unit: WG_GROUP only marks "not admitted" */
+        r->scratch[WG_GROUP] = 1;
+        p->waiting++;
+        mcv_request_wake(v, r->arrive);
+        return;
+    }
     if (p->wt) warp_table_inc(p->wt, warp_table_id(p->wt, &r->r.o));
     uint64_t key = (uint64_t)r->r.o.sm << 32 | r->r.o.warp_slot, now = r->arrive;
     uint32_t cam = (uint32_t)p->cfg.groups, free_ix = WG_NO, ix = WG_NO;
@@ -308,8 +315,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     if (g->ready > now) mcv_request_wake(v, g->ready);
 }
 
-static bool complete(const struct wg *p, const struct group *g, uint64_t now) {
-    if (p->mode == WG_FRFCFS) return g->used && g->n; /* no batching unit */
+static bool complete(const struct group *g, uint64_t now) {
     return g->used && g->n && now >= g->ready;
 }
 
@@ -395,7 +401,7 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     if (p->mode >= WG_MERB) merb_hits(p, v, &hits_all);
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
-        if (!complete(p, g, now) || (need_room && !admissible(p, g))) continue;
+        if (!complete(g, now) || (need_room && !admissible(p, g))) continue;
         if (oldest == WG_NO || g->first < p->g[oldest].first) oldest = i;
         if (p->wt && warp_table_marked(p->wt, warp_table_id(p->wt, &g->head->r.o)) &&
             (coord == WG_NO || g->first < p->g[coord].first))
@@ -428,17 +434,9 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     return best;
 }
 
-/* Moves read r of group gi (prev: its predecessor in the group's list) into its bank's command
- * queue, predicting hit or miss against the row the bank will have open when r gets there. */
-static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct mc_req *r,
-                      struct mc_req *prev) {
-    struct group *g = &p->g[gi];
-    if (prev)
-        prev->scratch[WG_NEXT] = r->scratch[WG_NEXT];
-    else
-        g->head = link_next(r);
-    if (g->tail == r) g->tail = prev;
-    if (--g->n == 0) g->used = false;
+/* Moves read r into its bank's command queue, predicting hit or miss against the row the bank
+ * will have open when r gets there. */
+static void enqueue_bank(struct wg *p, const struct mc_view *v, struct mc_req *r) {
     struct bankq *q = &p->bq[r->bank];
     bool hit = prev_row(p, v, r->bank) == (int32_t)r->da.row;
     int64_t cost = hit ? p->cfg.hit_cost : p->cfg.miss_cost;
@@ -454,6 +452,19 @@ static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct
     p->st.admitted++;
 }
 
+/* Takes read r (prev: its predecessor in the list) out of group gi and into its bank queue. */
+static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct mc_req *r,
+                      struct mc_req *prev) {
+    struct group *g = &p->g[gi];
+    if (prev)
+        prev->scratch[WG_NEXT] = r->scratch[WG_NEXT];
+    else
+        g->head = link_next(r);
+    if (g->tail == r) g->tail = prev;
+    if (--g->n == 0) g->used = false;
+    enqueue_bank(p, v, r);
+}
+
 /* Moves the group's oldest unadmitted request into its bank's command queue; with `bounded`,
  * the oldest one whose bank queue has room (false when none has). */
 static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool bounded) {
@@ -462,14 +473,6 @@ static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool b
     if (!r) return false;
     admit_req(p, v, gi, r, prev);
     return true;
-}
-
-/* Admits read r from wherever it sits in its group's list. */
-static void admit_this(struct wg *p, const struct mc_view *v, struct mc_req *r) {
-    uint32_t gi = (uint32_t)r->scratch[WG_GROUP] - 1;
-    struct mc_req *prev = NULL;
-    for (struct mc_req *x = p->g[gi].head; x != r; x = link_next(x)) prev = x;
-    admit_req(p, v, gi, r, prev);
 }
 
 /* The thesis's baseline transaction scheduler (Sec. 4.2.3; digest 4.2): FR-FCFS over the whole
@@ -505,7 +508,8 @@ static void admit_frfcfs(struct wg *p, const struct mc_view *v, uint64_t now) {
         if (hit != oldest) p->st.cq_hit_picks++;
     } else if (capped)
         p->st.cq_streak_stops++;
-    admit_this(p, v, r);
+    enqueue_bank(p, v, r);
+    p->waiting--;
 }
 
 /* The next group to admit from: the current one, else a suspended one, else a new choice. */
@@ -530,7 +534,12 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
 /* BASJF preemption: a complete group whose score undercuts the in-service one's by more than
  * mc.basjf.preempt suspends it (at most WG_MAX_SUSPEND times before the suspended drain). */
 static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
-    if (p->mode == WG_WAFCFS || p->cur == WG_NO || p->overrides >= WG_MAX_SUSPEND) return;
+    if (p->mode == WG_WAFCFS) return;
+    bool fresh = false; /* a group completed since the last check: only it can preempt */
+    for (uint32_t i = 0; i < p->ng && !fresh; i++)
+        fresh = complete(&p->g[i], now) && p->g[i].ready > p->preempt_seen;
+    p->preempt_seen = now;
+    if (!fresh || p->cur == WG_NO || p->overrides >= WG_MAX_SUSPEND) return;
     enum pick_why why;
     uint32_t h, mb, cand = select_group(p, v, now, false, &why);
     if (cand == WG_NO || cand == p->cur) return;
@@ -566,7 +575,7 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->cur = WG_NO;
     p->nsusp = p->overrides = 0;
     for (uint32_t i = 0; i < p->ng; i++)
-        if (complete(p, &p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i);
+        if (complete(&p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i);
 }
 
 /* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and
@@ -601,9 +610,10 @@ static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
             }
         }
     }
+    if (p->waiting) mcv_request_wake(v, now + 1);
     for (uint32_t i = 0; i < p->ng; i++)
         if (p->g[i].used && p->g[i].n) { /* more to admit: next cycle, or when it completes */
-            uint64_t at = complete(p, &p->g[i], now) ? now + 1 : p->g[i].ready;
+            uint64_t at = complete(&p->g[i], now) ? now + 1 : p->g[i].ready;
             mcv_request_wake(v, at);
         }
 }
