@@ -97,10 +97,10 @@ struct wg {
     uint32_t cur;                  /* group being admitted, WG_NO for none */
     uint32_t susp[WG_MAX_SUSPEND]; /* suspended groups, most recent last */
     uint32_t nsusp, overrides;
-    uint64_t admit_clock; /* last cycle whose admission slot is used */
-    bool wawd_armed;      /* write queue below the WAWD trigger since the last trigger */
-    uint32_t ahead;       /* reads queued that WAWD sent ahead of the drain, all banks */
-    bool was_draining;
+    uint64_t admit_clock;  /* last cycle whose admission slot is used */
+    bool wawd_armed;       /* write queue below the WAWD trigger since the last trigger */
+    uint32_t ahead;        /* reads queued that WAWD sent ahead of the drain, all banks */
+    bool was_draining;     /* the controller was draining at the last pick (a drain start) */
     uint64_t preempt_seen; /* groups complete by this cycle were offered to preemption */
     uint32_t waiting;      /* frfcfs-cq: reads not admitted yet */
     struct bankq *bq;
