@@ -46,6 +46,15 @@ static int write_table(const char *path, const struct rpt_table *t, bool means, 
     return rc;
 }
 
+/* write_table() into dir/name. */
+static int write_table_in(const char *dir, const char *name, const struct rpt_table *t, bool means,
+                          struct ws_err *e) {
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return ws_fail(e, "%s: path too long", dir);
+    return write_table(path, t, means, e);
+}
+
 int cmd_report(int argc, char **argv) {
     const char *dir = NULL, *out = NULL;
     bool figures = true;
@@ -86,10 +95,9 @@ int cmd_report(int argc, char **argv) {
         ws_fail(&e, "%s: cannot create: %s", outdir, strerror(errno));
         goto done;
     }
-    snprintf(path, sizeof path, "%s/report.csv", outdir);
-    if (write_table(path, &t, false, &e) != 0) goto done;
-    snprintf(path, sizeof path, "%s/means.csv", outdir);
-    if (write_table(path, &t, true, &e) != 0) goto done;
+    if (write_table_in(outdir, "report.csv", &t, false, &e) != 0 ||
+        write_table_in(outdir, "means.csv", &t, true, &e) != 0)
+        goto done;
     const char *gp = figures ? find_gnuplot() : NULL;
     if (figures && !gp)
         fprintf(stderr, "warpsim: report: gnuplot not found; writing the figure scripts only\n");

@@ -359,7 +359,7 @@ static int build_argv(struct sweep *sw, int j, char ***argv_out) {
 
 /* The command lines of an earlier sweep into DIR, by job name (for --resume). */
 static json_t *old_commands(const char *dir) {
-    char path[PATH_MAX];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/jobs.json", dir);
     json_t *root = json_load_file(path, 0, NULL), *map = json_object();
     json_t *jobs = json_object_get(root, "jobs"), *o;
@@ -386,7 +386,7 @@ static const char *self_exe(const char *argv0) {
 /* --status / --collect: the state of each job from the files alone (results, logs/NAME.exit
  * that Slurm tasks leave), wherever the jobs ran. */
 static int follow(const char *dir, bool collect) {
-    char path[PATH_MAX];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/jobs.json", dir);
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
@@ -591,6 +591,11 @@ int cmd_sweep(int argc, char **argv) {
         snprintf(defdir, sizeof defdir, "results/%.*s", (int)len, base);
         out = defdir;
     }
+    /* leaves room for the names appended under DIR (buffers below are PATH_MAX + 32) */
+    if (strlen(out) > PATH_MAX - 64) {
+        ws_fail(&e, "%s: path too long", out);
+        goto out;
+    }
     sw->dir = out;
     sw->argv_text = calloc((size_t)sw->njobs, sizeof *sw->argv_text);
     job_argv = calloc((size_t)sw->njobs, sizeof *job_argv);
@@ -617,7 +622,7 @@ int cmd_sweep(int argc, char **argv) {
         goto out;
     }
     /* DIR */
-    char sub[PATH_MAX];
+    char sub[PATH_MAX + 32];
     snprintf(sub, sizeof sub, "%s/results", out);
     if (mkdir_p(sub, &e) != 0) goto out;
     snprintf(sub, sizeof sub, "%s/logs", out);
@@ -643,7 +648,7 @@ int cmd_sweep(int argc, char **argv) {
     {
         size_t len;
         char *text = slurp(recipe_path, &len);
-        char path[PATH_MAX];
+        char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/recipe.ini", out);
         int rc = text ? ws_write_text_atomic(path, text, len, &e)
                       : ws_fail(&e, "%s: cannot read", recipe_path);

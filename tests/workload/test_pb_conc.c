@@ -20,6 +20,7 @@ static uint64_t core_stat(const struct result *r, const char *key) {
 
 static void check(const char *wl, const char *sets, uint64_t loads, uint64_t div, uint64_t conc) {
     struct result r;
+    memset(&r, 0, sizeof r);
     char buf[512];
     snprintf(buf, sizeof buf, "l1d.index=linear;%s", sets);
     must_run("gtx480", wl, buf, &r);

@@ -183,8 +183,8 @@ static int mtx_header(struct ws_lines *l, enum mtx_field *field, bool *sym, stru
 
 static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, struct ws_err *e) {
     const char *path = ws_lines_path(l);
-    enum mtx_field field;
-    bool sym;
+    enum mtx_field field = MTX_REAL;
+    bool sym = false; /* set by mtx_header(); initialised for gcc without LTO */
     if (mtx_header(l, &field, &sym, e)) return -1;
     const char *s = next_data(l, '%', e);
     if (!s)

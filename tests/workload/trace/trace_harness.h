@@ -80,7 +80,7 @@ static struct warns twarns __attribute__((unused));
 
 static inline struct workload *topen_opts(const char *path, bool lat, struct ws_err *e) {
     struct trace_opts o = {.opcode_latency = lat};
-    snprintf(o.path, sizeof o.path, "%s", path);
+    assert_true(snprintf(o.path, sizeof o.path, "%s", path) < (int)sizeof o.path);
     struct workload *w = trace_open(&o, e);
     if (w) trace_set_warn(w, count_warn, &twarns);
     return w;
