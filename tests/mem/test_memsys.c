@@ -15,9 +15,8 @@
 #include "mem/memsys.h"
 #include "testutil.h"
 
-static const char *const presets[] = {"ddr3-1600",      "ddr4-2400",  "gddr5-gtx480",
-                                      "gddr6-rtx2060s", "hbm2-qv100", "hbm2"};
-enum { NPRESETS = sizeof presets / sizeof presets[0] };
+/* every built-in preset */
+#define NPRESETS ((int)dram_npresets)
 
 static struct memsys *make(const char *preset, const char *extra) {
     char ini[2048];
@@ -63,7 +62,7 @@ static void read_at(struct memsys *ms, struct rec *rc, uint64_t *t, uint64_t tag
 static void test_unloaded_latency(void **state) {
     (void)state;
     for (int p = 0; p < NPRESETS; p++) {
-        struct memsys *ms = make(presets[p], "policy = frfcfs\n");
+        struct memsys *ms = make(dram_presets[p].name, "policy = frfcfs\n");
         const struct dram_spec *s = memsys_spec(ms);
         struct rec rc = {0};
         memsys_set_done_cb(ms, on_done, &rc);
@@ -128,18 +127,18 @@ static const struct memsys_summary *run_synth(struct memsys *ms, const char *pat
 static void test_stream_and_random_bandwidth(void **state) {
     (void)state;
     for (int p = 0; p < NPRESETS; p++) {
-        struct memsys *ms = make(presets[p], "[dram]\nchannels = 1\n");
+        struct memsys *ms = make(dram_presets[p].name, "[dram]\nchannels = 1\n");
         double stream = run_synth(ms, "stream", 40000, 1.0)->bw_share;
         memsys_destroy(ms);
-        ms = make(presets[p], "[dram]\nchannels = 1\n");
+        ms = make(dram_presets[p].name, "[dram]\nchannels = 1\n");
         double random = run_synth(ms, "random", 40000, 1.0)->bw_share;
         memsys_destroy(ms);
-        printf("%-15s stream %.1f%%  random %.1f%% of peak\n", presets[p], 100 * stream,
+        printf("%-15s stream %.1f%%  random %.1f%% of peak\n", dram_presets[p].name, 100 * stream,
                100 * random);
         assert_true(stream >= 0.90);
         /* USIMM's DDR3 has two ranks whose tFAW windows interleave, so random reads come close
          * to the peak there; every single-rank preset is held back by tFAW / tRC. */
-        if (memsys_spec(ms = make(presets[p], ""))->ranks == 1)
+        if (memsys_spec(ms = make(dram_presets[p].name, ""))->ranks == 1)
             assert_true(random < 0.75 * stream);
         else
             assert_true(random < stream);
@@ -151,17 +150,17 @@ static void test_stream_and_random_bandwidth(void **state) {
 static void test_frfcfs_beats_fcfs(void **state) {
     (void)state;
     for (int p = 0; p < NPRESETS; p++) {
-        struct memsys *a = make(presets[p], "policy = fcfs\n");
+        struct memsys *a = make(dram_presets[p].name, "policy = fcfs\n");
         uint64_t fcfs = run_synth(a, "mixed", 30000, 0.8)->cycles;
         double fcfs_hits = memsys_summary(a)->row_hit_rate;
         memsys_destroy(a);
-        struct memsys *b = make(presets[p], "policy = frfcfs\n");
+        struct memsys *b = make(dram_presets[p].name, "policy = frfcfs\n");
         uint64_t fr = run_synth(b, "mixed", 30000, 0.8)->cycles;
         double fr_hits = memsys_summary(b)->row_hit_rate;
         memsys_destroy(b);
         printf("%-15s mixed: fcfs %llu cycles (%.1f%% hits), frfcfs %llu (%.1f%% hits)\n",
-               presets[p], (unsigned long long)fcfs, 100 * fcfs_hits, (unsigned long long)fr,
-               100 * fr_hits);
+               dram_presets[p].name, (unsigned long long)fcfs, 100 * fcfs_hits,
+               (unsigned long long)fr, 100 * fr_hits);
         assert_true(fr < fcfs);
         assert_true(fr_hits > fcfs_hits);
     }
@@ -176,10 +175,10 @@ static void test_checker_clean_everywhere(void **state) {
         for (unsigned k = 0; k < mc_npolicies; k++)
             for (int rp = 0; rp < 2; rp++) {
                 char extra[256];
-                bool ddr = strncmp(presets[p], "ddr", 3) == 0;
+                bool ddr = strncmp(dram_presets[p].name, "ddr", 3) == 0;
                 snprintf(extra, sizeof extra, "policy = %s\nrow_policy = %s\npowerdown = %s\n",
                          mc_policies[k]->name, rowpol[rp], ddr ? (rp ? "slow" : "fast") : "off");
-                struct memsys *ms = make(presets[p], extra);
+                struct memsys *ms = make(dram_presets[p].name, extra);
                 const struct memsys_summary *s = run_synth(ms, rp ? "random" : "mixed", 3000, 0.7);
                 assert_true(s->commands_checked >= 3000);
                 memsys_destroy(ms);

@@ -186,6 +186,69 @@ static const struct dram_spec gddr5_gtx480 = {
     .devices_per_rank = 2,
 };
 
+/* GDDR5 of seed 002 Table 4.1 (Chatterjee's warp-aware GPU study): the same Hynix H5GQ1H24AFR
+ * organisation as gddr5-gtx480, but at 6 Gb/s per pin with a 1.5 GHz command clock (tCK 0.667
+ * ns), so 48 GB/s per 64-bit channel, 288 GB/s for six. Table 4.1 prints GPGPU-Sim's cycle values
+ * labelled as ns; the thesis's own MERB arithmetic takes them as ns (tRC 60, tRCD = tCAS 18 tCK),
+ * so they are converted here at 0.667 ns: tRC 40 ns = 60, tRCD = tRP = tCL 12 ns = 18, tRAS 28 ns
+ * = 42, tFAW 23 ns = 35, tWTR 5 ns = 8, tRTP 2 ns = 3; tWL 4, tCCDL 3, tCCDS 2 and tRTRS 1 are
+ * printed in tCK. Not in the table: tRRD and tWR (GPGPU-Sim's 6 and 12, read as ns like the
+ * rest: 9 and 18), one tRCD for reads and writes (USIMM's DRAM model, which the thesis uses, has
+ * one), no t32AW (nor has USIMM), refresh as gddr5-gtx480 in ns (tREFI 3.9 us = 5850, tRFC 110 ns
+ * = 165) [derived]. RTW = CL + nBL + 2 - WL as gddr5-gtx480. Currents: gddr5-gtx480's, which
+ * DRAMsim3 lists for this part at 6 Gb/s. */
+static const struct dram_spec gddr5_6gbps = {
+    .preset = "gddr5-6gbps",
+    .std = DRAM_GDDR5,
+    .channels = 6,
+    .pseudo_channels = 1,
+    .ranks = 1,
+    .bankgroups = 4,
+    .banks_per_group = 4,
+    .rows = 4096,
+    .columns = 64,
+    .bus_bits = 64,
+    .burst_length = 8,
+    .dual_cmd_bus = false,
+    .tCK_ps = 667,
+    .nBL = 2,
+    .CL = 18,
+    .CWL = 4,
+    .RCDRD = 18,
+    .RCDWR = 18,
+    .RP = 18,
+    .RAS = 42,
+    .RC = 60,
+    .RRD_S = 9,
+    .RRD_L = 9,
+    .FAW = 35,
+    .X32AW = 0,
+    .CCD_S = 2,
+    .CCD_L = 3,
+    .WTR_S = 8,
+    .WTR_L = 8,
+    .RTW = 18 + 2 + 2 - 4,
+    .WR = 18,
+    .RTP = 3,
+    .RTRS = 1,
+    .REFI = 5850,
+    .RFC = 165,
+    .XP = 15,
+    .XPDLL = 15,
+    .CKE = 15,
+    .VDD = 1.5,
+    .IDD0 = 490,
+    .IDD2P0 = 210,
+    .IDD2P1 = 210,
+    .IDD2N = 250,
+    .IDD3P = 310,
+    .IDD3N = 450,
+    .IDD4R = 1080,
+    .IDD4W = 1160,
+    .IDD5 = 450,
+    .devices_per_rank = 2,
+};
+
 /* GDDR6 of seed 000 Table 2 ("similar to RTX 2060 Super"): tRP=20 tRC=62 tRAS=50 tRCD=20
  * tRRD=10 tWR=20 tCL=20 tCCD=4, in GPGPU-Sim's 3500 MHz command clock (ratio 4: BL16 takes 4
  * cycles). One x16 channel -> 32 B bursts, 1 KB row (seed 000) = 32 bursts; 16 banks in 4 BG.
@@ -374,6 +437,7 @@ const struct dram_preset dram_presets[] = {
     {"ddr3-1600", "DDR3-1600 11-11-11, USIMM v1.3 1-channel (2 ranks x 8 banks)", &ddr3_1600_usimm},
     {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 1 rank x 16 banks (4 BG)", &ddr4_2400},
     {"gddr5-gtx480", "GDDR5 H5GQ1H24AFR @924 MHz, GTX480 (6 x 64-bit, 177 GB/s)", &gddr5_gtx480},
+    {"gddr5-6gbps", "GDDR5 6 Gb/s of seed 002 Table 4.1 (6 x 64-bit, 288 GB/s)", &gddr5_6gbps},
     {"gddr6-rtx2060s", "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s)",
      &gddr6_rtx2060s},
     {"hbm2-qv100", "HBM2 of Accel-Sim QV100 @850 MHz (32 x 128-bit, 870 GB/s)", &hbm2_qv100},

@@ -10,14 +10,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mem/dram/dram.h"
 
-static const char *const all_presets[] = {"ddr3-1600",      "ddr4-2400", "gddr5-gtx480",
-                                          "gddr6-rtx2060s", "hbm2",      "hbm2-qv100"};
-enum { NPRESETS = sizeof all_presets / sizeof all_presets[0] };
+/* every built-in preset, so that a new one is covered by the exact-latency tests */
+#define NPRESETS ((int)dram_npresets)
 enum { T0 = 1000, ROW = 7 };
 
 static struct dram_spec preset(const char *name) {
@@ -132,7 +133,7 @@ static uint64_t open3(struct dram_chan *c) {
 static void test_rcd(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         NEVER(&c, DRAM_RD, bank_a(), T0, "RD to a closed bank");
@@ -153,7 +154,7 @@ static void test_rcd(void **state) {
 static void test_ras_rp_rc(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         /* tRAS */
         chan_open(&c, &s);
@@ -187,7 +188,7 @@ static void test_ras_rp_rc(void **state) {
 static void test_rtp_wr(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         uint64_t t = open3(&c);
@@ -211,7 +212,7 @@ static void test_rtp_wr(void **state) {
 static void test_auto_precharge(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         assert_true(s.RC <= s.RAS + s.RP); /* so tRC never binds after an auto-precharge */
         struct dram_chan c;
         /* early RDA: tRAS binds */
@@ -246,7 +247,7 @@ static void test_auto_precharge(void **state) {
 static void test_rrd(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         issue_at(&c, DRAM_ACT, bank_a(), T0);
@@ -297,9 +298,9 @@ static void faw_case(const struct dram_spec *s, bool faw_must_bind) {
 static void test_faw(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
-        /* on the presets tFAW binds for DDR3, DDR4, GDDR6 and the QV100 HBM2; GDDR5 (23 < 4 x 6)
-         * and JEDEC HBM2 (15 < 4 x 4) are bound by tRRD alone */
+        struct dram_spec s = preset(dram_presets[i].name);
+        /* on the presets tFAW binds for DDR3, DDR4, GDDR6 and the QV100 HBM2; both GDDR5s (23 <
+         * 4 x 6, 35 < 4 x 9) and JEDEC HBM2 (15 < 4 x 4) are bound by tRRD alone */
         bool binds = s.FAW > 3 * s.RRD_L + s.RRD_L;
         faw_case(&s, binds);
         struct dram_spec w = s;
@@ -345,12 +346,44 @@ static void test_x32aw(void **state) {
     x32aw_case(&s, true);
 }
 
+/* seed 002 Table 4.1's GDDR5 in 0.667 ns command clocks, as the thesis's MERB arithmetic reads
+ * it: tRC 60, tRCD = tRP = tCAS 18, and a 128 B line (two 64 B bursts) in tBURST = 4; 48 GB/s
+ * per 64-bit channel at 6 Gb/s. */
+static void test_gddr5_6gbps(void **state) {
+    (void)state;
+    struct dram_spec s = preset("gddr5-6gbps"), g = preset("gddr5-gtx480");
+    assert_int_equal(s.tCK_ps, 667);
+    assert_int_equal(s.RC, 60);
+    assert_int_equal(s.RCDRD, 18);
+    assert_int_equal(s.RP, 18);
+    assert_int_equal(s.CL, 18);
+    assert_int_equal(s.RAS, 42);
+    assert_int_equal(s.FAW, 35);
+    assert_int_equal(s.CCD_L, 3);
+    assert_int_equal(s.CCD_S, 2);
+    assert_int_equal(2 * s.nBL, 4); /* tBURST of a 128 B line */
+    assert_true(fabs(dram_peak_bw_channel(&s) - 48e9) < 0.02 * 48e9);
+    /* the table's ns, to within a command clock: tRC 40 ns, tRCD 12 ns (GPGPU-Sim's GTX480 runs
+     * the same numbers as 924 MHz cycles: 43.3 and 13.0 ns) */
+    assert_true(labs((long)(s.RC * s.tCK_ps) - 40000L) <= s.tCK_ps);
+    assert_true(labs((long)(s.RCDRD * s.tCK_ps) - 12000L) <= s.tCK_ps);
+    assert_true(g.RC * g.tCK_ps > s.RC * s.tCK_ps);
+    /* an unloaded read to a closed bank: tRCD + tCAS + burst = 38 command clocks */
+    struct dram_chan c;
+    chan_open(&c, &s);
+    issue_at(&c, DRAM_ACT, bank_a(), T0);
+    struct dram_addr a = bank_a();
+    uint64_t rd = dram_ready_at(&c, DRAM_RD, &a, T0);
+    assert_int_equal(dram_read_done(&s, rd) - T0, 38);
+    dram_chan_free(&c);
+}
+
 /* ---- column to column ---- */
 
 static void test_ccd(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         uint64_t t = open3(&c);
@@ -372,7 +405,7 @@ static void test_ccd(void **state) {
 static void test_rtw_wtr(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         assert_true(s.RTW > s.CCD_L);
         struct dram_chan c;
         chan_open(&c, &s);
@@ -441,7 +474,7 @@ static void test_rank_switch(void **state) {
 static void test_refresh(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         issue_at(&c, DRAM_ACT, bank_a(), T0);
@@ -475,7 +508,7 @@ static void test_powerdown(void **state) {
     const enum dram_cmd others[] = {DRAM_ACT, DRAM_PRE, DRAM_PREA, DRAM_RD,   DRAM_WR,
                                     DRAM_RDA, DRAM_WRA, DRAM_REF,  DRAM_PDEF, DRAM_PDES};
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         /* fast (DLL on), with a bank open: active power-down */
         chan_open(&c, &s);
@@ -529,7 +562,7 @@ static void test_powerdown(void **state) {
 static void test_command_bus(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         /* D opened long before, so only the bus can stop a command to it */
@@ -601,7 +634,7 @@ static void expect_state(const struct dram_chan *c, struct dram_addr a, uint64_t
 static void test_bank_states(void **state) {
     (void)state;
     for (int i = 0; i < NPRESETS; i++) {
-        struct dram_spec s = preset(all_presets[i]);
+        struct dram_spec s = preset(dram_presets[i].name);
         struct dram_chan c;
         chan_open(&c, &s);
         STATE(&c, bank_a(), T0, DRAM_BANK_IDLE);
@@ -660,14 +693,23 @@ static void test_counters(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rcd),         cmocka_unit_test(test_ras_rp_rc),
-        cmocka_unit_test(test_rtp_wr),      cmocka_unit_test(test_auto_precharge),
-        cmocka_unit_test(test_rrd),         cmocka_unit_test(test_faw),
-        cmocka_unit_test(test_x32aw),       cmocka_unit_test(test_ccd),
-        cmocka_unit_test(test_rtw_wtr),     cmocka_unit_test(test_rank_switch),
-        cmocka_unit_test(test_refresh),     cmocka_unit_test(test_powerdown),
-        cmocka_unit_test(test_command_bus), cmocka_unit_test(test_pseudo_channels),
-        cmocka_unit_test(test_bank_states), cmocka_unit_test(test_counters),
+        cmocka_unit_test(test_rcd),
+        cmocka_unit_test(test_ras_rp_rc),
+        cmocka_unit_test(test_rtp_wr),
+        cmocka_unit_test(test_auto_precharge),
+        cmocka_unit_test(test_rrd),
+        cmocka_unit_test(test_faw),
+        cmocka_unit_test(test_x32aw),
+        cmocka_unit_test(test_gddr5_6gbps),
+        cmocka_unit_test(test_ccd),
+        cmocka_unit_test(test_rtw_wtr),
+        cmocka_unit_test(test_rank_switch),
+        cmocka_unit_test(test_refresh),
+        cmocka_unit_test(test_powerdown),
+        cmocka_unit_test(test_command_bus),
+        cmocka_unit_test(test_pseudo_channels),
+        cmocka_unit_test(test_bank_states),
+        cmocka_unit_test(test_counters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
