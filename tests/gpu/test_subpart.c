@@ -1,5 +1,6 @@
 /* A memory sub-partition (src/gpu/subpart.c) with a real L2 and a real GDDR6 memory system:
- * misses become one DRAM read per 32 B burst of the missing sectors, hits and stores come back
+ * misses become one DRAM read per 32 B burst of the missing sectors (two 64 B GDDR5 bursts for a
+ * whole line when the L2 has no sectors), hits and stores come back
  * exactly l2.hit_lat L2 cycles after their access, atomics spend gpu.atomic_lat more, dirty
  * victims are written back, warmed lines hit, and every request comes back once. The L2 and DRAM
  * clocks are the same counter here. */
@@ -28,9 +29,12 @@ static void on_done(void *ctx, const struct mc_req *mr) {
 
 enum { HIT_LAT = 10, ATOMIC_LAT = 7 };
 
-static void rig_init_lat(struct rig *r, int64_t dram_lat) {
-    struct cfg *c = tu_cfg("[dram]\npreset = gddr6-rtx2060s\n[addr]\nmap = row:ba:bg:col:ch:col/3\n"
-                           "[mc]\ncheck = true\n");
+/* `dram` / `sector`: NULL / 0 for the GDDR6 rig with 32 B sectors. */
+static void rig_init_mem(struct rig *r, int64_t dram_lat, const char *dram, int64_t sector) {
+    struct cfg *c =
+        tu_cfg(dram ? dram
+                    : "[dram]\npreset = gddr6-rtx2060s\n[addr]\nmap = row:ba:bg:col:ch:col/3\n"
+                      "[mc]\ncheck = true\n");
     struct ws_err e = {{0}};
     r->ms = memsys_create(c, &e);
     assert_non_null(r->ms);
@@ -38,7 +42,7 @@ static void rig_init_lat(struct rig *r, int64_t dram_lat) {
     struct cache_cfg l2 = {.sets = 4,
                            .ways = 2,
                            .line = 128,
-                           .sector = 32,
+                           .sector = sector ? sector : 32,
                            .mshrs = 8,
                            .mshr_merge = 4,
                            .miss_queue = 8,
@@ -55,6 +59,10 @@ static void rig_init_lat(struct rig *r, int64_t dram_lat) {
     g_sp = r->sp;
     memsys_set_done_cb(r->ms, on_done, NULL);
     r->now = 0;
+}
+
+static void rig_init_lat(struct rig *r, int64_t dram_lat) {
+    rig_init_mem(r, dram_lat, NULL, 0);
 }
 
 static void rig_init(struct rig *r) {
@@ -129,6 +137,32 @@ static void test_miss_then_hit(void **state) {
     assert_true(d.offchip);
     assert_int_equal(d.offchip_sectors, 0x2);
     while (!subpart_idle(r.sp)) step(&r);
+    rig_free(&r);
+}
+
+/* Caches without sectors (gtx480-6g, GPGPU-Sim 3.1.2): a miss fetches the whole 128 B line, two
+ * 64 B GDDR5 bursts to one row, and the rest of the line then hits. */
+static void test_unsectored_line(void **state) {
+    (void)state;
+    struct rig r;
+    rig_init_mem(
+        &r, 0,
+        "[dram]\npreset = gddr5-6gbps\nchannels = 1\n[addr]\nmap = row:ba:bg:col:ch:col/2\n"
+        "[mc]\ncheck = true\n",
+        128);
+    struct mem_req a = req(0x10000, MEM_LOAD, 0x1);
+    roundtrip(&r, &a, 2000);
+    assert_true(a.offchip);
+    assert_int_equal(subpart_stats(r.sp)->dram_reads, 2);
+    struct mem_req b = req(0x10060, MEM_LOAD, 0x1);
+    assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
+    assert_false(b.offchip);
+    assert_int_equal(subpart_stats(r.sp)->dram_reads, 2);
+    while (!subpart_idle(r.sp)) step(&r);
+    struct ws_err e = {{0}};
+    assert_int_equal(memsys_finish(r.ms, r.now, &e), 0);
+    assert_int_equal(memsys_summary(r.ms)->reads, 2);
+    assert_int_equal(memsys_summary(r.ms)->row_hits, 1); /* the second burst, behind the ACT */
     rig_free(&r);
 }
 
@@ -249,13 +283,10 @@ static void test_conservation(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_miss_then_hit),
-        cmocka_unit_test(test_dram_latency),
-        cmocka_unit_test(test_store_and_writeback),
-        cmocka_unit_test(test_atomic),
-        cmocka_unit_test(test_warm),
-        cmocka_unit_test(test_conservation),
-        cmocka_unit_test(test_local_addresses),
+        cmocka_unit_test(test_miss_then_hit), cmocka_unit_test(test_unsectored_line),
+        cmocka_unit_test(test_dram_latency),  cmocka_unit_test(test_store_and_writeback),
+        cmocka_unit_test(test_atomic),        cmocka_unit_test(test_warm),
+        cmocka_unit_test(test_conservation),  cmocka_unit_test(test_local_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
