@@ -1,9 +1,8 @@
 /* A memory sub-partition (src/gpu/subpart.c) with a real L2 and a real GDDR6 memory system:
  * misses become one DRAM read per 32 B burst of the missing sectors (two 64 B GDDR5 bursts for a
- * whole line when the L2 has no sectors), hits and stores come back
- * exactly l2.hit_lat L2 cycles after their access, atomics spend gpu.atomic_lat more, dirty
- * victims are written back, warmed lines hit, and every request comes back once. The L2 and DRAM
- * clocks are the same counter here. */
+ * whole line when the L2 has no sectors), hits and stores come back exactly l2.hit_lat L2 cycles
+ * after their access, atomics spend gpu.atomic_lat more, dirty victims are written back, warmed
+ * lines hit, and every request comes back once. The L2 and DRAM clocks are the same counter. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
