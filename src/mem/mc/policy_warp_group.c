@@ -35,9 +35,10 @@
  *    suspended groups are admitted whole and complete single-request groups at once; those
  *    reads are served before the drain's first write;
  *  - basjf-ideal (Ideal Coordination, Sec. 2.10, an oracle): as basjf-ab, and a controller that
- *    selects a group tells every other controller at once (the shared warp table's mark); they
- *    take complete groups of marked warps first, oldest first, until that warp has no request
- *    pending anywhere.
+ *    selects a group names its warp to every other controller at once (the shared warp table's
+ *    marks); they take complete groups of the warps other controllers are serving first, oldest
+ *    first. A controller's mark moves to the next warp it selects (the thesis: "the currently
+ *    selected warp-ID").
  * Writes bypass the batching unit; in a drain they are served per bank, the oldest row hit else
  * the oldest write, banks round-robin. Values the dissertation leaves open (the window, K, the
  * preemption margin) are config keys; our choices are in the key docs and docs/policies.md. */
@@ -103,6 +104,7 @@ struct wg {
     bool was_draining;     /* the controller was draining at the last pick (a drain start) */
     uint64_t preempt_seen; /* groups complete by this cycle were offered to preemption */
     uint32_t waiting;      /* frfcfs-cq: reads not admitted yet */
+    uint32_t sel;          /* basjf-ideal: warp-table id this controller last selected */
     struct bankq *bq;
     int32_t *tmp_row; /* [nbanks] scoring scratch */
     int64_t *tmp_cost;
@@ -218,6 +220,7 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
     p->merb_hide = s->RP + s->RCDRD + s->RTP - s->nBL;
     p->wq_hi = env->mcfg->wq_hi;
     p->cur = WG_NO;
+    p->sel = WG_NO;
     p->rr = p->nbanks - 1;
     p->wawd_armed = true;
     /* CAM entries plus room for one overflow group per queued read */
@@ -512,6 +515,17 @@ static void admit_frfcfs(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->waiting--;
 }
 
+/* Ideal coordination: the group this controller starts to service names its warp to every other
+ * controller at once, replacing the warp it named before. */
+static void announce(struct wg *p, uint32_t gi) {
+    if (!p->wt) return;
+    uint32_t id = warp_table_id(p->wt, &p->g[gi].head->r.o);
+    if (id == p->sel) return;
+    if (p->sel != WG_NO) warp_table_unmark(p->wt, p->sel);
+    warp_table_mark(p->wt, id);
+    p->sel = id;
+}
+
 /* The next group to admit from: the current one, else a suspended one, else a new choice. */
 static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
     if (p->cur != WG_NO && p->g[p->cur].used && p->g[p->cur].n) return p->cur;
@@ -524,9 +538,10 @@ static uint32_t current(struct wg *p, const struct mc_view *v, uint64_t now) {
     if (p->cur == WG_NO) {
         enum pick_why why;
         p->cur = select_group(p, v, now, false, &why);
-        if (p->cur != WG_NO) count_pick(p, why);
-        if (p->cur != WG_NO && p->wt) /* tell every controller at once */
-            warp_table_mark(p->wt, warp_table_id(p->wt, &p->g[p->cur].head->r.o));
+        if (p->cur != WG_NO) {
+            count_pick(p, why);
+            announce(p, p->cur);
+        }
     }
     return p->cur;
 }
@@ -549,6 +564,7 @@ static void maybe_preempt(struct wg *p, const struct mc_view *v, uint64_t now) {
     p->susp[p->nsusp++] = p->cur;
     p->overrides++;
     p->cur = cand;
+    announce(p, cand);
     p->st.preemptions++;
 }
 

@@ -7,8 +7,8 @@
 struct warp_table {
     struct warp_table_cfg cfg;
     uint32_t mask, max, span, ways;
-    uint8_t *n;    /* n_pending per entry */
-    uint8_t *mark; /* coordination marks */
+    uint8_t *n;     /* n_pending per entry */
+    uint16_t *mark; /* coordination marks: controllers whose current selection is the id */
 };
 
 #define OFF(f) offsetof(struct warp_table_cfg, f)
@@ -44,7 +44,7 @@ struct warp_table *warp_table_create(struct cfg *c, struct ws_err *e) {
     t->span = (uint32_t)t->cfg.warps;
     t->ways = (uint32_t)t->cfg.pc_ways;
     t->n = calloc(n, 1);
-    t->mark = calloc(n, 1);
+    t->mark = calloc(n, sizeof *t->mark);
     if (!t->n || !t->mark) {
         free(t->n);
         free(t->mark);
@@ -77,7 +77,6 @@ uint32_t warp_table_inc(struct warp_table *t, uint32_t id) {
 
 uint32_t warp_table_dec(struct warp_table *t, uint32_t id) {
     if (t->n[id] > 0) t->n[id]--;
-    if (!t->n[id]) t->mark[id] = 0;
     return t->n[id];
 }
 
@@ -86,7 +85,12 @@ uint32_t warp_table_pending(const struct warp_table *t, uint32_t id) {
 }
 
 void warp_table_mark(struct warp_table *t, uint32_t id) {
-    t->mark[id] = 1;
+    t->mark[id]++;
+}
+
+void warp_table_unmark(struct warp_table *t, uint32_t id) {
+    WS_ASSERT(t->mark[id] > 0, "warp table: unmarking id %u, which no controller marked", id);
+    t->mark[id]--;
 }
 
 bool warp_table_marked(const struct warp_table *t, uint32_t id) {

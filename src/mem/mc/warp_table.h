@@ -38,7 +38,10 @@ uint32_t warp_table_id(const struct warp_table *t, const struct mem_origin *o);
 uint32_t warp_table_inc(struct warp_table *t, uint32_t id);
 uint32_t warp_table_dec(struct warp_table *t, uint32_t id);
 uint32_t warp_table_pending(const struct warp_table *t, uint32_t id);
-/* Coordination mark of an id (the "ideal coordination" oracle of seed 002: a controller that
- * selects a warp tells all others at once). Cleared when the id's n_pending returns to 0. */
+/* Coordination marks (the "ideal coordination" oracle of seed 002, Sec. 4.5.1: a controller that
+ * picks a warp-group sends the selected warp-ID to all others at once). A controller marks the
+ * warp it selects and unmarks its previous selection; an id is marked while some controller's
+ * current selection is that warp. */
 void warp_table_mark(struct warp_table *t, uint32_t id);
+void warp_table_unmark(struct warp_table *t, uint32_t id);
 bool warp_table_marked(const struct warp_table *t, uint32_t id);

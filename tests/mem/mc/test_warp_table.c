@@ -1,5 +1,6 @@
 /* Tests of the warp alias / warp entry tables (src/mem/mc/warp_table.c): the id layout, the
- * saturating n_pending counter, aliasing in a small table, PC ways, and config errors. */
+ * saturating n_pending counter, aliasing in a small table, PC ways, coordination marks, and config
+ * errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,10 +78,35 @@ static void test_bad_config(void **state) {
     cfg_destroy(c);
 }
 
+/* Coordination marks count the controllers whose current selection is the warp: two controllers
+ * on warp 7, one moves to warp 9, and 7 stays marked until the other moves too; pending requests
+ * draining to 0 do not touch a mark. */
+static void test_marks(void **state) {
+    (void)state;
+    struct cfg *c;
+    struct warp_table *t = make("", &c);
+    assert_false(warp_table_marked(t, 7));
+    warp_table_mark(t, 7);
+    warp_table_mark(t, 7);
+    warp_table_unmark(t, 7);
+    warp_table_mark(t, 9);
+    assert_true(warp_table_marked(t, 7));
+    assert_true(warp_table_marked(t, 9));
+    warp_table_inc(t, 7);
+    warp_table_dec(t, 7);
+    assert_true(warp_table_marked(t, 7));
+    warp_table_unmark(t, 7);
+    assert_false(warp_table_marked(t, 7));
+    assert_true(warp_table_marked(t, 9));
+    warp_table_destroy(t);
+    cfg_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ids),
         cmocka_unit_test(test_counter_saturates),
+        cmocka_unit_test(test_marks),
         cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
