@@ -122,26 +122,31 @@ static const struct dram_spec ddr4_2400 = {
     .devices_per_rank = 8,
 };
 
-/* GDDR5 Hynix H5GQ1H24AFR (1 Gb x32) as GPGPU-Sim's GTX480: 924 MHz command clock, QDR data
- * (ratio 4) so BL8 takes 2 command cycles; a channel is 2 chips = 64 bits -> 64 B bursts;
- * 16 banks in 4 bank groups, 4K rows, 2 KB page per chip -> 4 KB row = 64 bursts.
+/* The Hynix H5GQ1H24AFR (1 Gb x32) GDDR5 organisation both GDDR5 presets share: six channels of
+ * 2 chips = 64 bits -> 64 B bursts (BL8 at QDR data: 2 command cycles), 16 banks in 4 bank groups,
+ * 4K rows, 2 KB page per chip -> 4 KB row = 64 bursts. */
+#define H5GQ1H24AFR_ORG                                                                            \
+    .std = DRAM_GDDR5, .channels = 6, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4,           \
+    .banks_per_group = 4, .rows = 4096, .columns = 64, .bus_bits = 64, .burst_length = 8,          \
+    .dual_cmd_bus = false
+
+/* Currents per x32 chip at 1.5 V: DRAMsim3 configs/GDDR5_1Gb_x32.ini, the same part at 6 Gb/s
+ * (its tRCD 12 ns, tRFC 65 ns, tFAW 23 ns match the H5GQ1H24AFR as gem5 lists it): IDD0 490,
+ * IDD2P 210 (one figure: fast = slow), IDD2N 250, IDD3P 310, IDD3N 450, IDD4R 1080, IDD4W 1160,
+ * IDD5AB 450. IDD5 = IDD3N here: a REF costs nothing above standby in this data. 2 chips per
+ * channel. */
+#define H5GQ1H24AFR_CURRENTS                                                                       \
+    .VDD = 1.5, .IDD0 = 490, .IDD2P0 = 210, .IDD2P1 = 210, .IDD2N = 250, .IDD3P = 310,             \
+    .IDD3N = 450, .IDD4R = 1080, .IDD4W = 1160, .IDD5 = 450, .devices_per_rank = 2
+
+/* GDDR5 H5GQ1H24AFR as GPGPU-Sim's GTX480: 924 MHz command clock, QDR data (ratio 4).
  * Timing string nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:
  * CCDL=3:RTPL=2. RCDWR 10, FAW 23 and 32AW 184 from the same part at 4 Gb/s (Ramulator
  * GDDR5_4000); refresh 1 Gb: tREFI 3.9us = 3604, tRFC 110 ns = 102 [derived].
  * RTW = CL + nBL + 2 - WL (GPGPU-Sim's tRTW). */
 static const struct dram_spec gddr5_gtx480 = {
     .preset = "gddr5-gtx480",
-    .std = DRAM_GDDR5,
-    .channels = 6,
-    .pseudo_channels = 1,
-    .ranks = 1,
-    .bankgroups = 4,
-    .banks_per_group = 4,
-    .rows = 4096,
-    .columns = 64,
-    .bus_bits = 64,
-    .burst_length = 8,
-    .dual_cmd_bus = false,
+    H5GQ1H24AFR_ORG,
     .tCK_ps = 1082,
     .nBL = 2,
     .CL = 12,
@@ -168,22 +173,8 @@ static const struct dram_spec gddr5_gtx480 = {
     .XP = 10,
     .XPDLL = 10,
     .CKE = 10,
-    /* Currents per x32 chip at 1.5 V: DRAMsim3 configs/GDDR5_1Gb_x32.ini, the same part at
-     * 6 Gb/s (its tRCD 12 ns, tRFC 65 ns, tFAW 23 ns match the H5GQ1H24AFR as gem5 lists it):
-     * IDD0 490, IDD2P 210 (one figure: fast = slow), IDD2N 250, IDD3P 310, IDD3N 450, IDD4R 1080,
-     * IDD4W 1160, IDD5AB 450. Measured at 6 Gb/s, so an upper bound at the GTX480's 3.7 Gb/s.
-     * IDD5 = IDD3N here: a REF costs nothing above standby in this data. 2 chips per channel. */
-    .VDD = 1.5,
-    .IDD0 = 490,
-    .IDD2P0 = 210,
-    .IDD2P1 = 210,
-    .IDD2N = 250,
-    .IDD3P = 310,
-    .IDD3N = 450,
-    .IDD4R = 1080,
-    .IDD4W = 1160,
-    .IDD5 = 450,
-    .devices_per_rank = 2,
+    /* measured at 6 Gb/s: an upper bound at the GTX480's 3.7 Gb/s */
+    H5GQ1H24AFR_CURRENTS,
 };
 
 /* GDDR5 of seed 002 Table 4.1 (Chatterjee's warp-aware GPU study): the same Hynix H5GQ1H24AFR
@@ -199,17 +190,7 @@ static const struct dram_spec gddr5_gtx480 = {
  * DRAMsim3 lists for this part at 6 Gb/s. */
 static const struct dram_spec gddr5_6gbps = {
     .preset = "gddr5-6gbps",
-    .std = DRAM_GDDR5,
-    .channels = 6,
-    .pseudo_channels = 1,
-    .ranks = 1,
-    .bankgroups = 4,
-    .banks_per_group = 4,
-    .rows = 4096,
-    .columns = 64,
-    .bus_bits = 64,
-    .burst_length = 8,
-    .dual_cmd_bus = false,
+    H5GQ1H24AFR_ORG,
     .tCK_ps = 667,
     .nBL = 2,
     .CL = 18,
@@ -236,17 +217,7 @@ static const struct dram_spec gddr5_6gbps = {
     .XP = 15,
     .XPDLL = 15,
     .CKE = 15,
-    .VDD = 1.5,
-    .IDD0 = 490,
-    .IDD2P0 = 210,
-    .IDD2P1 = 210,
-    .IDD2N = 250,
-    .IDD3P = 310,
-    .IDD3N = 450,
-    .IDD4R = 1080,
-    .IDD4W = 1160,
-    .IDD5 = 450,
-    .devices_per_rank = 2,
+    H5GQ1H24AFR_CURRENTS,
 };
 
 /* GDDR6 of seed 000 Table 2 ("similar to RTX 2060 Super"): tRP=20 tRC=62 tRAS=50 tRCD=20
