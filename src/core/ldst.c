@@ -19,6 +19,14 @@ enum { MINST_PER_WARP = 8 };
 #define TAG_FETCH (1ull << 61) /* a fetch or writeback this unit created */
 #define TAG_MI(t) ((uint32_t)((t)&0xffffffffu))
 
+/* Controllers a warp-load's off-chip requests reached, with their first and last arrival (DRAM
+ * cycles); a load touching more controllers than this tracks the first ones. */
+enum { MI_MAX_MC = 16 };
+struct mc_arrivals {
+    uint32_t ch;
+    uint64_t lo, hi;
+};
+
 struct minst {
     uint32_t warp;
     uint16_t left; /* requests (or shared-memory entries) not yet completed */
@@ -29,6 +37,8 @@ struct minst {
     uint32_t offchip;
     uint64_t tmin, tmax;   /* off-chip turnaround extremes */
     uint64_t mcmin, mcmax; /* time in a controller of the requests at tmin / tmax */
+    uint32_t nmc;
+    struct mc_arrivals mc[MI_MAX_MC];
     uint32_t next_free;
 };
 
@@ -244,6 +254,10 @@ static void finish_inst(struct ldst *l, uint32_t idx, uint64_t t) {
             uint64_t in = m->mcmax > m->mcmin ? m->mcmax - m->mcmin : 0;
             ws_hist_add(&st->lat_div, div);
             ws_hist_add(&st->lat_div_in_mc, in < div ? in : div);
+            uint64_t spread = 0;
+            for (uint32_t i = 0; i < m->nmc; i++)
+                if (m->mc[i].hi - m->mc[i].lo > spread) spread = m->mc[i].hi - m->mc[i].lo;
+            ws_hist_add(&st->mc_assembly, (uint64_t)((double)spread * l->env.dram_to_core + 0.5));
         }
         ws_hist_add(&st->load_time, t - m->issue);
     }
@@ -274,6 +288,17 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
                 ? (uint64_t)((double)(ts[MEM_TS_DATA] - ts[MEM_TS_MC_ENQ]) * l->env.dram_to_core +
                              0.5)
                 : 0;
+        if (ts[MEM_TS_MC_ENQ] && ts[MEM_TS_MC_ENQ] != UINT64_MAX) {
+            uint32_t ch = r->dst / (l->env.subparts ? l->env.subparts : 1), i = 0;
+            uint64_t at = ts[MEM_TS_MC_ENQ];
+            while (i < m->nmc && m->mc[i].ch != ch) i++;
+            if (i < m->nmc) {
+                if (at < m->mc[i].lo) m->mc[i].lo = at;
+                if (at > m->mc[i].hi) m->mc[i].hi = at;
+            } else if (i < MI_MAX_MC) {
+                m->mc[m->nmc++] = (struct mc_arrivals){ch, at, at};
+            }
+        }
         if (turn < m->tmin) m->tmin = turn, m->mcmin = mc;
         if (turn > m->tmax) m->tmax = turn, m->mcmax = mc;
         ws_hist_add(&l->st->req_turnaround, turn);

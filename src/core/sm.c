@@ -192,6 +192,11 @@ const struct stat_desc sm_stat_desc[] = {
        "In-MC part of a warp-load's latency divergence (seed 000 Fig. 6): time in the memory "
        "controller (queue arrival to last data beat) of its slowest minus its fastest off-chip "
        "request, clamped to [0, divergence]; the rest is Ex-MC (L1 MSHR, NoC, L2)"),
+    SD(mc_assembly, STAT_HIST, "cycles",
+       "warp-group assembly time of a warp-load with >= 1 off-chip request: over the controllers "
+       "its requests reached, the largest gap between the first and the last arrival at one "
+       "controller (seed 002 Sec. 4.3.1: a warp-group is complete once all of its requests have "
+       "arrived; the thesis puts this under 3 % of the memory latency)"),
     SD(load_time, STAT_HIST, "cycles",
        "load-warp execution time: issue of the load instruction to its last request back"),
     SD(req_turnaround, STAT_HIST, "cycles",

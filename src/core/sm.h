@@ -46,6 +46,7 @@ struct sm_env {
     uint32_t (*subpart_of)(void *ctx, uint64_t addr); /* memory sub-partition of an address */
     uint32_t app;                                     /* application id stamped on requests */
     double dram_to_core; /* core cycles per DRAM command-clock cycle (In-MC time of requests) */
+    uint32_t subparts; /* memory sub-partitions per channel (sub-partition / subparts = channel) */
 };
 
 /* Per-SM figures; the GPU layer sums them. Definitions are in sm_stat_desc (sm.c). */
@@ -71,6 +72,7 @@ struct sm_stats {
     uint64_t conc_loads, conc_milli; /* global loads; sum of their intra-warp concentrations
                                         x 1000 (seed 001 Eq. 3.1) */
     struct ws_hist lat_div_in_mc;    /* the part of lat_div that arose inside a controller */
+    struct ws_hist mc_assembly;      /* spread of a warp-load's arrivals at one controller */
     struct ws_hist lat_div;          /* slowest - fastest off-chip turnaround of a warp-load
                                         with >= 1 off-chip request, core cycles */
     struct ws_hist load_time;        /* warp-load issue -> last request back, core cycles */

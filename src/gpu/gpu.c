@@ -278,7 +278,8 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     }
     struct sm_env env = {
         g,           env_alloc, env_free,
-        env_subpart, 0,         (double)g->cfg.core_mhz * (double)memsys_spec(g->ms)->tCK_ps / 1e6};
+        env_subpart, 0,         (double)g->cfg.core_mhz * (double)memsys_spec(g->ms)->tCK_ps / 1e6,
+        g->nsub};
     for (uint32_t i = 0; i < g->nsm; i++) {
         g->sm[i] = sm_create(&g->smc, &g->l1c, i, &env, e);
         if (!g->sm[i]) goto fail;
@@ -813,6 +814,9 @@ const struct ws_hist *gpu_hist_offchip(const struct gpu *g) {
 }
 const struct ws_hist *gpu_hist_lat_div(const struct gpu *g) {
     return &g->core_sum.lat_div;
+}
+const struct ws_hist *gpu_hist_mc_assembly(const struct gpu *g) {
+    return &g->core_sum.mc_assembly;
 }
 const struct ws_hist *gpu_hist_load_time(const struct gpu *g) {
     return &g->core_sum.load_time;

@@ -86,4 +86,6 @@ int gpu_register_stats(struct gpu *g, struct stats_reg *reg, struct ws_err *e);
 const struct ws_hist *gpu_hist_offchip(const struct gpu *g);
 const struct ws_hist *gpu_hist_lat_div(const struct gpu *g);
 const struct ws_hist *gpu_hist_load_time(const struct gpu *g);
+/* Warp-group assembly time (core.mc_assembly), core cycles. */
+const struct ws_hist *gpu_hist_mc_assembly(const struct gpu *g);
 uint32_t gpu_nsms(const struct gpu *g);
