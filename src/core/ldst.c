@@ -10,6 +10,7 @@
 
 #include "core/coalescer.h"
 #include "core/smem.h"
+#include "mem/upstream.h"
 
 enum { MINST_PER_WARP = 8 };
 
@@ -230,6 +231,7 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
     l->st->mem_insts++;
     l->st->reqs_created += n;
     if (kind == MEM_LOAD && in->space == SPACE_GLOBAL) {
+        if (l->env.up) upstream_add(l->env.up, o->load_id, n);
         /* seed 001 Eq. 3.1: accesses of the load / distinct L1D sets they index */
         uint32_t sets[COAL_MAX_LINES], ns = 0;
         for (unsigned i = 0; i < n; i++) {
@@ -398,6 +400,10 @@ static bool access_l1(struct ldst *l, struct qent *q, uint64_t now, uint64_t blk
         return false;
     }
     unblock(l, now);
+    /* an L1 hit, or a merge into a fetch under way, takes the request off its way to DRAM; a
+     * miss hands it on to its fetch */
+    if (l->env.up && (out == CACHE_HIT || out == CACHE_HIT_RESERVED))
+        upstream_sub(l->env.up, r->o.load_id);
     if (r->kind == MEM_LOAD) {
         if (out == CACHE_HIT)
             hit_push(l, r, now + l->l1_lat);

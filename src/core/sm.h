@@ -39,6 +39,7 @@ extern const unsigned sm_cfg_nkeys;
 int sm_cfg_configure(struct sm_cfg *sc, struct cfg *c, struct ws_err *e);
 
 /* What the SM needs from the GPU around it. */
+struct upstream;
 struct sm_env {
     void *ctx;
     struct mem_req *(*req_alloc)(void *ctx); /* zeroed request from the GPU's pool */
@@ -47,6 +48,7 @@ struct sm_env {
     uint32_t app;                                     /* application id stamped on requests */
     double dram_to_core; /* core cycles per DRAM command-clock cycle (In-MC time of requests) */
     uint32_t subparts; /* memory sub-partitions per channel (sub-partition / subparts = channel) */
+    struct upstream *up; /* per warp-load requests still upstream, NULL when no policy reads them */
 };
 
 /* Per-SM figures; the GPU layer sums them. Definitions are in sm_stat_desc (sm.c). */

@@ -277,9 +277,10 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
         goto fail;
     }
     struct sm_env env = {
-        g,           env_alloc, env_free,
-        env_subpart, 0,         (double)g->cfg.core_mhz * (double)memsys_spec(g->ms)->tCK_ps / 1e6,
-        g->nsub};
+        g,        env_alloc,
+        env_free, env_subpart,
+        0,        (double)g->cfg.core_mhz * (double)memsys_spec(g->ms)->tCK_ps / 1e6,
+        g->nsub,  memsys_upstream(g->ms)};
     for (uint32_t i = 0; i < g->nsm; i++) {
         g->sm[i] = sm_create(&g->smc, &g->l1c, i, &env, e);
         if (!g->sm[i]) goto fail;

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/upstream.h"
+
 #define SD(f, doc)                                                                                 \
     { #f, STAT_COUNTER, offsetof(struct subpart_stats, f), "", doc }
 const struct stat_desc subpart_stat_desc[] = {
@@ -97,6 +99,7 @@ enum { MAX_BURSTS = 16, NO_FETCH = 0xffffffffu };
 
 struct subpart {
     uint32_t id, ch, sel, nsub;
+    struct upstream *up; /* upstream counts to keep (NULL: no policy reads them) */
     const struct addr_map *map;
     uint64_t ranks, pcs, banks_local, bpg, cols; /* local address geometry */
     uint64_t global_cap, local_cap;              /* bytes the map covers, all / per slice */
@@ -189,6 +192,7 @@ struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cf
     const struct dram_spec *sp = memsys_spec(ms);
     s->map = memsys_map(ms);
     s->nsub = nsub;
+    s->up = memsys_upstream(ms);
     s->ch = id / nsub;
     s->sel = id % nsub;
     s->ranks = (uint64_t)sp->ranks;
@@ -391,7 +395,12 @@ static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
         s->st.dram_writes++;
     else
         s->st.dram_reads++;
-    if (++s->cur_next == s->cur_nburst) s->cur_active = false;
+    if (++s->cur_next == s->cur_nburst) {
+        s->cur_active = false;
+        /* the miss's last burst is in a controller queue */
+        if (s->up && !wr && s->cur.req && s->cur.req->kind == MEM_LOAD)
+            upstream_sub(s->up, s->cur.req->o.load_id);
+    }
     return true;
 }
 
@@ -481,6 +490,9 @@ static bool access_head(struct subpart *s, uint64_t now) {
         return false;
     }
     ring_pop(&s->in);
+    /* a load fetch that hit or merged into a pending miss is off its way to DRAM */
+    if (s->up && r->kind == MEM_LOAD && (!kept || o == CACHE_HIT_RESERVED))
+        upstream_sub(s->up, r->o.load_id);
     if (kept) return true; /* waits in an MSHR for its fill */
     /* Hits, and writes the L2 absorbed or sent on: reply after the hit latency (an atomic also
      * spends the atomic unit's latency). A write sent on to DRAM is acknowledged here too: the

@@ -10,6 +10,7 @@
 #include "mem/dram/power.h"
 #include "mem/mc/policy.h"
 #include "mem/mc/warp_table.h"
+#include "mem/upstream.h"
 
 struct memsys {
     struct dram_spec spec;
@@ -20,7 +21,7 @@ struct memsys {
     struct dram_checker *checker;
     struct dram_power *power;
     struct memsys_summary sum;
-    struct warp_table *wt;       /* shared by the controllers when the policy reads it */
+    struct mc_shared sh;         /* shared by the controllers: warp table, upstream counts */
     const struct mc_policy *pol; /* the controllers' policy */
     void *pol_sum;               /* its counters summed over channels (memsys_finish) */
     uint64_t next;               /* min of the controllers' mc_next_event() */
@@ -87,13 +88,17 @@ struct memsys *memsys_create(struct cfg *c, struct ws_err *e) {
         if (!ms->checker) goto fail;
     }
     ms->pol = mc_policy_find(ms->mcfg.policy);
-    if (ms->pol && ms->pol->warp_table && !(ms->wt = warp_table_create(c, e))) goto fail;
+    if (ms->pol && ms->pol->warp_table && !(ms->sh.wt = warp_table_create(c, e))) goto fail;
+    if (!(ms->sh.up = upstream_create())) {
+        ws_fail(e, "out of memory");
+        goto fail;
+    }
     if (ms->pol && ms->pol->stats && !(ms->pol_sum = calloc(1, ms->pol->stat_size))) {
         ws_fail(e, "out of memory");
         goto fail;
     }
     for (uint32_t ch = 0; ch < ms->nch; ch++) {
-        ms->mc[ch] = mc_create(&ms->spec, &ms->mcfg, ch, ms->wt, c, e);
+        ms->mc[ch] = mc_create(&ms->spec, &ms->mcfg, ch, &ms->sh, c, e);
         if (!ms->mc[ch]) goto fail;
         if (ms->checker) mc_add_cmd_observer(ms->mc[ch], obs_checker, ms->checker);
         mc_add_cmd_observer(ms->mc[ch], obs_power, ms->power);
@@ -111,7 +116,8 @@ void memsys_destroy(struct memsys *ms) {
     free(ms->mc);
     if (ms->checker) dram_checker_destroy(ms->checker);
     if (ms->power) dram_power_destroy(ms->power);
-    warp_table_destroy(ms->wt);
+    warp_table_destroy(ms->sh.wt);
+    upstream_destroy(ms->sh.up);
     free(ms->pol_sum);
     free(ms);
 }
@@ -133,7 +139,10 @@ struct mc *memsys_mc(struct memsys *ms, uint32_t ch) {
 }
 
 const struct warp_table *memsys_warp_table(const struct memsys *ms) {
-    return ms->wt;
+    return ms->sh.wt;
+}
+struct upstream *memsys_upstream(struct memsys *ms) {
+    return ms->sh.up_used ? ms->sh.up : NULL;
 }
 
 void memsys_set_done_cb(struct memsys *ms, mc_done_fn fn, void *ctx) {

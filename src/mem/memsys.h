@@ -26,6 +26,9 @@ uint32_t memsys_nchannels(const struct memsys *ms);
 struct mc *memsys_mc(struct memsys *ms, uint32_t ch);
 /* The warp alias/entry tables the controllers share (NULL unless the policy reads them). */
 const struct warp_table *memsys_warp_table(const struct memsys *ms);
+/* The upstream counts a policy reads (mc.wg.close = oracle), NULL when none does: the GPU then
+ * keeps them (mem/upstream.h). */
+struct upstream *memsys_upstream(struct memsys *ms);
 
 /* Completion callback for every channel (see mc_set_done_cb). */
 void memsys_set_done_cb(struct memsys *ms, mc_done_fn fn, void *ctx);

@@ -57,9 +57,45 @@ static void test_assembly(void **state) {
     free(eight.json);
 }
 
+/* mc.wg.close = oracle: a warp-group is complete once its warp-load has no request upstream. With
+ * queues deep enough that no request waits behind an incomplete group, every group is whole (no
+ * timeouts) and holds more of its warp-load than a 16-cycle window gathers. */
+static double group_size(const struct result *r, json_int_t *timeouts) {
+    json_error_t err;
+    json_t *j = json_loads(r->json, 0, &err);
+    json_t *s = json_object_get(j, "sched");
+    double g = (double)json_integer_value(json_object_get(s, "groups"));
+    double m = (double)json_integer_value(json_object_get(s, "members"));
+    if (timeouts) *timeouts = json_integer_value(json_object_get(s, "oracle_timeouts"));
+    json_decref(j);
+    return m / g;
+}
+
+static void test_oracle_batching(void **state) {
+    (void)state;
+    const char *deep = "workload.gather.lines=8;mc.policy=basjf;mc.rq_size=512;gpu.dram_q=256;"
+                       "l2.mshrs=256;l2.miss_queue=32";
+    char sets[256];
+    snprintf(sets, sizeof sets, "%s;mc.wg.close=oracle", deep);
+    struct result win, orc;
+    must_run("gtx480-6g", "gather", deep, &win);
+    must_run("gtx480-6g", "gather", sets, &orc);
+    json_int_t timeouts = -1;
+    double gw = group_size(&win, NULL), go = group_size(&orc, &timeouts);
+    print_message("reads per warp-group: window %.2f, oracle %.2f\n", gw, go);
+    assert_int_equal(timeouts, 0);
+    assert_true(go > gw);
+    /* a gather puts 16 reads into one controller, its index load 2: whole groups average 9 */
+    assert_true(go > 7.5 && go <= 9.0);
+    assert_int_equal(orc.s.warp_insts, win.s.warp_insts);
+    free(win.json);
+    free(orc.json);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_assembly),
+        cmocka_unit_test(test_oracle_batching),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -604,7 +604,8 @@ static uint64_t ci_next(const struct mc *m) {
 
 /* ---- lifecycle ---- */
 struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
-                     struct warp_table *wt, struct cfg *c, struct ws_err *e) {
+                     struct mc_shared *sh, struct cfg *c, struct ws_err *e) {
+    struct warp_table *wt = sh->wt;
     struct mc *m = calloc(1, sizeof *m);
     if (!m) {
         ws_fail(e, "out of memory");
@@ -688,7 +689,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         mc_destroy(m);
         return NULL;
     }
-    struct mc_policy_env env = {spec, channel, m->nbanks, &m->cfg, wt};
+    struct mc_policy_env env = {spec, channel, m->nbanks, &m->cfg, wt, sh->up, &sh->up_used};
     m->pst = m->pol->create(&env, c, e);
     if (!m->pst) {
         mc_destroy(m);

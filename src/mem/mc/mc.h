@@ -80,10 +80,16 @@ typedef void (*mc_done_fn)(void *ctx, const struct mc_req *req);
 typedef int (*mc_cmd_fn)(void *ctx, const struct dram_cmd_rec *rec, struct ws_err *e);
 
 struct warp_table;
-/* `spec` must outlive the controller. `c` supplies the policy's own keys; `wt` is the memory
- * system's shared warp table (NULL unless the policy asks for one, see struct mc_policy). */
+struct upstream;
+/* What the controllers of one memory system share (memsys owns it). */
+struct mc_shared {
+    struct warp_table *wt; /* NULL unless the policy asks for one (struct mc_policy) */
+    struct upstream *up;   /* per warp-load requests still upstream (mem/upstream.h) */
+    bool up_used;          /* a policy reads `up`: the GPU must keep it counted */
+};
+/* `spec` and `sh` must outlive the controller. `c` supplies the policy's own keys. */
 struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, uint32_t channel,
-                     struct warp_table *wt, struct cfg *c, struct ws_err *e);
+                     struct mc_shared *sh, struct cfg *c, struct ws_err *e);
 void mc_destroy(struct mc *m);
 void mc_set_done_cb(struct mc *m, mc_done_fn fn, void *ctx);
 /* Command observers (protocol checker, power model, command trace); up to 4. */

@@ -45,6 +45,8 @@ struct mc_policy_env {
     uint32_t nbanks; /* flat banks in the channel */
     const struct mc_cfg *mcfg;
     struct warp_table *wt; /* shared by every controller; set when the policy asks for it */
+    struct upstream *up;   /* per warp-load requests still upstream (mem/upstream.h) */
+    bool *up_used;         /* a policy that reads `up` sets this, so that the GPU counts them */
 };
 
 struct mc_policy {

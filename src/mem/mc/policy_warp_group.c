@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "mem/mc/policy.h"
+#include "mem/upstream.h"
 
 enum wg_mode { WG_FRFCFS, WG_WAFCFS, WG_BASJF, WG_BASJF_AB, WG_MERB, WG_MERB_WAWD, WG_IDEAL };
 enum { WG_NEXT, WG_COST, WG_HIT, WG_GROUP };     /* mc_req.scratch slots */
@@ -59,12 +60,16 @@ struct wg_cfg {
     int64_t cq_age, cq_streak;
     int close; /* WG_CLOSE_FIRST or WG_CLOSE_LAST */
 };
-enum { WG_CLOSE_FIRST, WG_CLOSE_LAST };
-static const char *const close_names[] = {"first", "last", NULL};
+enum { WG_CLOSE_FIRST, WG_CLOSE_LAST, WG_CLOSE_ORACLE };
+static const char *const close_names[] = {"first", "last", "oracle", NULL};
+/* mc.wg.close = oracle: a group still waiting for its warp-load's requests after this many
+ * cycles is complete anyway (a guard; wg_stats.oracle_timeouts counts it) */
+enum { WG_ORACLE_MAX = 1 << 14 };
 
 struct wg_stats {
     uint64_t groups, members, admitted, age_picks, merb_picks, preemptions, wawd_admits, cam_full;
     uint64_t picks, coord_picks, cq_age_picks, cq_hit_picks, cq_streak_stops;
+    uint64_t oracle_timeouts;
 };
 
 struct group {
@@ -89,6 +94,7 @@ struct bankq {
 struct wg {
     enum wg_mode mode;
     struct warp_table *wt; /* basjf-ideal: the shared table that carries the marks */
+    struct upstream *up;   /* mc.wg.close = oracle: requests of each warp-load still upstream */
     struct wg_cfg cfg;
     uint32_t nbanks, cap, rr, nbg;
     int64_t merb_hide; /* command cycles a row miss adds: tRP + tRCD + tRTP - nBL */
@@ -120,7 +126,9 @@ static const struct cfg_key wg_keys[] = {
      "under 3 % of the memory latency; ours: 16 command cycles)"},
     {"mc.wg.close", CFG_ENUM, OFF(close), "first", 0, 0, close_names, "",
      "the window counts from a group's first request (thesis Sec. 4.3.1) or from its latest "
-     "(Sec. 4.3.7: complete once no request of the warp came for mc.wg.window cycles)"},
+     "(Sec. 4.3.7: complete once no request of the warp came for mc.wg.window cycles); oracle: "
+     "complete once no request of its warp-load can still arrive (an upper bound for study, "
+     "GPU runs only)"},
     {"mc.wg.groups", CFG_INT, OFF(groups), "64", 1, 4096, NULL, "groups",
      "batching-unit CAM entries (thesis: 64)"},
     {"mc.wg.bank_q", CFG_INT, OFF(bank_q), "1", 1, 4096, NULL, "req",
@@ -175,6 +183,9 @@ static const struct stat_desc wg_stat_desc[] = {
     SD(preemptions, "groups", "in-service groups suspended for a lower-score group (BASJF)"),
     SD(wawd_admits, "req", "reads admitted ahead of a write drain (WAWD)"),
     SD(cam_full, "req", "reads that found the batching unit full and formed a group alone"),
+    SD(oracle_timeouts, "groups",
+       "groups declared complete while requests of their warp-load were still upstream, after "
+       "16384 cycles (mc.wg.close = oracle)"),
     SD(coord_picks, "picks",
        "selections of a group because another controller had selected its warp "
        "(basjf-ideal)"),
@@ -212,6 +223,10 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
              : cfg_bind(c, "mc.basjf", basjf_keys, CFG_COUNT(basjf_keys), &p->cfg, e)) != 0) {
         free(p);
         return NULL;
+    }
+    if (p->cfg.close == WG_CLOSE_ORACLE) {
+        p->up = env->up;
+        *env->up_used = true;
     }
     const struct dram_spec *s = env->spec;
     p->nbanks = env->nbanks;
@@ -301,7 +316,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
         }
         p->g[ix] = (struct group){.used = true, .key = key, .first = now};
         if (alone) p->g[ix].first = now - (uint64_t)p->cfg.window;
-        p->g[ix].ready = alone ? now : now + (uint64_t)p->cfg.window;
+        p->g[ix].ready = alone ? now : p->up ? now + WG_ORACLE_MAX : now + (uint64_t)p->cfg.window;
         p->st.groups++;
     }
     struct group *g = &p->g[ix];
@@ -315,7 +330,7 @@ static void wg_enqueue(void *st, const struct mc_view *v, struct mc_req *r) {
     r->scratch[WG_GROUP] = ix + 1;
     p->st.members++;
     if (p->cfg.close == WG_CLOSE_LAST && !alone) g->ready = now + (uint64_t)p->cfg.window;
-    if (g->ready > now) mcv_request_wake(v, g->ready);
+    if (g->ready > now) mcv_request_wake(v, p->up ? now + 1 : g->ready);
 }
 
 static bool complete(const struct group *g, uint64_t now) {
@@ -596,7 +611,25 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
 
 /* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and
  * a cycle in which the controller slept had no complete group to admit from. */
+/* mc.wg.close = oracle: forming groups none of whose warp-loads has a request upstream are
+ * complete now; the others are looked at again next cycle. */
+static void oracle_close(struct wg *p, const struct mc_view *v, uint64_t now) {
+    for (uint32_t i = 0; i < p->ng; i++) {
+        struct group *g = &p->g[i];
+        if (!g->used || !g->n || g->ready <= now) continue;
+        bool up = false;
+        for (const struct mc_req *r = g->head; r && !up; r = link_next(r))
+            up = upstream_count(p->up, r->r.o.load_id) > 0;
+        if (!up)
+            g->ready = now;
+        else if (g->ready == now + 1)
+            p->st.oracle_timeouts++;
+        mcv_request_wake(v, now + 1);
+    }
+}
+
 static void admit(struct wg *p, const struct mc_view *v, uint64_t now) {
+    if (p->up) oracle_close(p, v, now);
     if (p->mode == WG_MERB_WAWD) {
         /* triggered once per approach to the watermark (edge, not level: at the level the
          * write queue can sit for long, and WAWD would replace the scheduler) */
