@@ -605,7 +605,10 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
         while (p->g[ids[k]].used && p->g[ids[k]].n) admit_ahead(p, v, ids[k]);
     p->cur = WG_NO;
     p->nsusp = p->overrides = 0;
-    for (uint32_t i = 0; i < p->ng; i++)
+    /* the batching unit's CAM only: reads that found it full formed single-request groups of
+     * their own (overflow), and with a deep read queue sending all of them ahead postpones the
+     * drain by hundreds of reads */
+    for (uint32_t i = 0; i < (uint32_t)p->cfg.groups; i++)
         if (complete(&p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i);
 }
 
