@@ -78,6 +78,17 @@ char *tu_slurp(const char *path, size_t *len) {
     return b;
 }
 
+struct workload *tu_workload(const char *ini) {
+    struct cfg *c = tu_cfg(ini);
+    struct ws_err e = {{0}};
+    struct workload *w = workload_create(c, &e);
+    if (!w) fprintf(stderr, "%s\n", e.msg);
+    assert_non_null(w);
+    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
+    cfg_destroy(c);
+    return w;
+}
+
 void tu_expect_workload_error(const char *ini, const char *msg) {
     struct cfg *c = tu_cfg(ini);
     struct ws_err e = {{0}};

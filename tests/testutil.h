@@ -6,6 +6,8 @@
 
 #include "base/cfg.h"
 
+struct workload;
+
 /* Config from INI text; fails the test on a parse error. */
 struct cfg *tu_cfg(const char *ini);
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
@@ -14,6 +16,8 @@ const char *tu_tmpfile(const char *name, const char *text);
  * Returns the exit status. */
 int tu_run_cli(const char *args, char **out);
 bool tu_file_exists(const char *path);
+/* workload_create() on the INI text; fails the test when it fails or leaves a key unclaimed. */
+struct workload *tu_workload(const char *ini);
 /* workload_create() on the INI text must fail with an error containing msg (the two are printed
  * when it does not). */
 void tu_expect_workload_error(const char *ini, const char *msg);

@@ -21,17 +21,6 @@ struct ks_count {
     uint64_t gld_lanes;                      /* active lanes of global loads */
 };
 
-static inline struct workload *ks_make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 static inline void ks_add(struct ks_count *c, const struct inst *in) {
     c->insts++;
     c->bar += in->cls == OP_BAR;

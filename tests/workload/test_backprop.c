@@ -10,7 +10,7 @@ enum { INPUT = 0xC0000000, IH = INPUT + 512 + 256 };
 
 static void test_addresses(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = backprop\n[workload.backprop]\nin = 64\n");
+    struct workload *w = tu_workload("[workload]\nname = backprop\n[workload.backprop]\nin = 64\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -44,7 +44,7 @@ static void test_addresses(void **state) {
 
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = backprop\n[workload.backprop]\nin = 64\n");
+    struct workload *w = tu_workload("[workload]\nname = backprop\n[workload.backprop]\nin = 64\n");
     const char *names[] = {"bpnn_layerforward_CUDA", "bpnn_adjust_weights_cuda"};
     struct ks_count c[2];
     ks_run(w, names, 2, c);
@@ -67,7 +67,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(c[1].sld + c[1].sst, 0);
 
     /* The test size runs and checks too; an input count that is not a multiple of 16 is refused. */
-    w = ks_make("[workload]\nname = backprop\n");
+    w = tu_workload("[workload]\nname = backprop\n");
     ks_run(w, names, 2, c);
     assert_int_equal(c[0].ctas + c[1].ctas, 2 * 64);
     ks_verify(w);

@@ -18,17 +18,6 @@
 #include "workload/graph/graphio.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* 0: 1 2 3 | 1: 0 4 | 2: 0 4 5 | 3: 0 | 4: 1 2 | 5: 2. Levels {0}, {1, 2, 3}, {4, 5}. */
 static const char tiny[] = "6\n0 3\n3 2\n5 3\n8 1\n9 2\n11 1\n\n0\n\n12\n"
                            "1 1\n2 1\n3 1\n0 1\n4 1\n0 1\n4 1\n5 1\n0 1\n1 1\n2 1\n2 1\n";
@@ -80,7 +69,7 @@ static void test_tiny_graph(void **state) {
     char ini[1024];
     snprintf(ini, sizeof ini, "[workload]\nname = bfs\n[workload.bfs]\ngraph = %s\n",
              tu_tmpfile("tiny.txt", tiny));
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct kernel_desc k;
     struct ws_err e = {{0}};
     struct load ld[16];
@@ -161,7 +150,7 @@ static void test_tiny_graph(void **state) {
 static void test_generated_launch_shape(void **state) {
     (void)state;
     struct workload *w =
-        make("[workload]\nname = bfs\nseed = 5\n[workload.bfs]\nnodes = 600\ndegree = 6\n");
+        tu_workload("[workload]\nname = bfs\nseed = 5\n[workload.bfs]\nnodes = 600\ndegree = 6\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -170,7 +159,7 @@ static void test_generated_launch_shape(void **state) {
     assert_int_equal(k.threads, 512);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = bfs\nseed = 5\n[workload.bfs]\nnodes = 600\n");
+    w = tu_workload("[workload]\nname = bfs\nseed = 5\n[workload.bfs]\nnodes = 600\n");
     struct graph g;
     assert_int_equal(graph_generate(&g, 600, 2, 4, 5, &e), 0);
     int32_t cost[600];
@@ -188,8 +177,9 @@ static void test_generated_launch_shape(void **state) {
 /* Exact totals, so that any change to the model is noticed. */
 static void test_real_graph_and_test_size(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = bfs\n[workload.bfs]\ngraph = " WS_SHARED_DATA
-                              "/graphs/rodinia-bfs/graph4096.txt\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = bfs\n[workload.bfs]\ngraph = " WS_SHARED_DATA
+                    "/graphs/rodinia-bfs/graph4096.txt\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -199,7 +189,7 @@ static void test_real_graph_and_test_size(void **state) {
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = bfs\n"); /* test size: generated, 32768 nodes, seed 1 */
+    w = tu_workload("[workload]\nname = bfs\n"); /* test size: generated, 32768 nodes, seed 1 */
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.kernels, 18);
     assert_int_equal(c.insts, 805329);
@@ -220,7 +210,7 @@ static void test_snap_file_levels(void **state) {
     uint32_t levels = graph_bfs(&g, 0, cost);
     char ini[512];
     snprintf(ini, sizeof ini, "[workload]\nname = bfs\n[workload.graph]\npath = %s\n", path);
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct kernel_desc k;
     struct wl_warp *wp[16];
     struct inst in;

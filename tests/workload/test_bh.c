@@ -16,7 +16,7 @@ enum { HEAP = 0xC0000000 };
 
 static void test_launches(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = bh\n[workload.bh]\nsteps = 3\n");
+    struct workload *w = tu_workload("[workload]\nname = bh\n[workload.bh]\nsteps = 3\n");
     static const char *const names[6] = {"BoundingBoxKernel",      "TreeBuildingKernel",
                                          "SummarizationKernel",    "SortKernel",
                                          "ForceCalculationKernel", "IntegrationKernel"};
@@ -100,7 +100,7 @@ static void test_tree_and_forces(void **state) {
     (void)state;
     /* 512 bodies, blocks = 2: nnodes = max(1024, 2048) - 1 = 2047. Device memory: errl (256 B),
      * childl (2048 x 32 B), then massl .. startl (8 KB each), 6 x 256 B of min/max, the globals. */
-    struct workload *w = ks_make("[workload]\nname = bh\n[workload.bh]\nblocks = 2\n");
+    struct workload *w = tu_workload("[workload]\nname = bh\n[workload.bh]\nblocks = 2\n");
     uint64_t child = HEAP + 256, mass = child + 2048 * 32, count = mass + 4 * 8192,
              glob = mass + 6 * 8192 + 6 * 256;
     struct atoms at;

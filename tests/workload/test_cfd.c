@@ -9,7 +9,7 @@
 enum { AREA = 0xC0000000, ESE = AREA + 1536, NORM = ESE + 6144, VAR = NORM + 18432, NELR = 384 };
 
 static void gathers(const char *ini, int64_t window) {
-    struct workload *w = ks_make(ini);
+    struct workload *w = tu_workload(ini);
     struct kernel_desc k;
     struct ws_err e = {{0}};
     const char *names[8] = {"cuda_initialize_variables", "cuda_compute_step_factor",
@@ -68,7 +68,7 @@ static void test_launches_and_gathers(void **state) {
 
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = cfd\n[workload.cfd]\nelements = 200\n");
+    struct workload *w = tu_workload("[workload]\nname = cfd\n[workload.cfd]\nelements = 200\n");
     const char *names[] = {"cuda_initialize_variables", "cuda_compute_step_factor",
                            "cuda_compute_flux", "cuda_time_step"};
     struct ks_count c[4];
@@ -90,7 +90,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(c[3].gld, 3 * 12 * 11);
     assert_int_equal(c[3].gst, 3 * 12 * 5);
     /* Two iterations at the test size check too. */
-    w = ks_make("[workload]\nname = cfd\n[workload.cfd]\niters = 2\n");
+    w = tu_workload("[workload]\nname = cfd\n[workload.cfd]\niters = 2\n");
     ks_run(w, names, 4, c);
     assert_int_equal(c[2].launches, 6);
     assert_int_equal(c[2].ctas, 6 * 11); /* 2000 elements -> 2112 = 11 blocks */

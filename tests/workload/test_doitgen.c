@@ -14,23 +14,12 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* n = 20: A and sum 32000 bytes (32000 is a multiple of 256), C4 1600 bytes (1792 reserved). */
 enum { A = 0xC0000000, C4 = A + 32000, SUM = C4 + 1792 };
 
 static void test_shapes_and_addresses(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
+    struct workload *w = tu_workload("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -66,7 +55,7 @@ static void test_shapes_and_addresses(void **state) {
 
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
+    struct workload *w = tu_workload("[workload]\nname = doitgen\n[workload.doitgen]\nn = 20\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -81,7 +70,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(rc, 0);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = doitgen\n"); /* test size 32: every warp full */
+    w = tu_workload("[workload]\nname = doitgen\n"); /* test size 32: every warp full */
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.insts, 32 * 32 * (22 + 10 * 32 + 17));
     assert_int_equal(w->vt->verify(w, &e), 0);

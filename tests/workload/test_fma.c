@@ -6,17 +6,6 @@
 #include "../gpu/gpu_harness.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* Runs one warp: its FFMA count, instruction count, and whether BAR came after every FFMA and
  * right before EXIT. */
 static void run_warp(struct workload *w, struct wl_warp *wp, int *ffma, int *n, bool *bar_last) {
@@ -38,7 +27,7 @@ static void check_layout(const char *name, uint32_t threads, const bool compute[
     char ini[160];
     snprintf(ini, sizeof ini, "[workload]\nname = %s\n[workload.fma]\niters = 96\nctas = 2\n",
              name);
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -81,7 +70,7 @@ static void test_counts(void **state) {
     for (int v = 0; v < 3; v++) {
         char ini[64];
         snprintf(ini, sizeof ini, "[workload]\nname = %s\nsize = paper\n", names[v]);
-        struct workload *w = make(ini);
+        struct workload *w = tu_workload(ini);
         struct wl_count c;
         struct ws_err e = {{0}};
         assert_int_equal(workload_count(w, &c, &e), 0);

@@ -15,17 +15,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 static int distinct(const uint64_t *v, int n) {
     int d = 0;
     for (int i = 0; i < n; i++) {
@@ -87,18 +76,18 @@ static int check_gathers(struct workload *w, int k, int m, int adjacent, int cta
 
 static void test_lines_and_channels(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = gather\n[workload.gather]\nlines = 8\n"
-                              "channels = 2\n");
+    struct workload *w = tu_workload("[workload]\nname = gather\n[workload.gather]\nlines = 8\n"
+                                     "channels = 2\n");
     assert_int_equal(check_gathers(w, 8, 2, 1, 2), 2 * 8 * 4); /* 2 CTAs, 8 warps, 4 iters */
     w->vt->destroy(w);
-    w = make("[workload]\nname = gather\n[workload.gather]\nlines = 16\nchannels = 1\n");
+    w = tu_workload("[workload]\nname = gather\n[workload.gather]\nlines = 16\nchannels = 1\n");
     assert_int_equal(check_gathers(w, 16, 1, 1, 1), 32);
     w->vt->destroy(w);
-    w = make("[workload]\nname = gather\n[workload.gather]\nlines = 32\nchannels = 6\n"
-             "locality = scatter\n");
+    w = tu_workload("[workload]\nname = gather\n[workload.gather]\nlines = 32\nchannels = 6\n"
+                    "locality = scatter\n");
     check_gathers(w, 32, 6, 0, 1);
     w->vt->destroy(w);
-    w = make("[workload]\nname = gather\n[workload.gather]\nlines = 1\n");
+    w = tu_workload("[workload]\nname = gather\n[workload.gather]\nlines = 1\n");
     check_gathers(w, 1, 1, 1, 1);
     w->vt->destroy(w);
 }
@@ -106,8 +95,8 @@ static void test_lines_and_channels(void **state) {
 static void test_counts_and_result(void **state) {
     (void)state;
     /* per warp: 6 before the loop, 12 + 4 x compute per iteration, 3 more per store, 3 after */
-    struct workload *w = make("[workload]\nname = gather\n[workload.gather]\nblocks = 3\n"
-                              "iters = 5\ncompute = 2\nstore_every = 2\n");
+    struct workload *w = tu_workload("[workload]\nname = gather\n[workload.gather]\nblocks = 3\n"
+                                     "iters = 5\ncompute = 2\nstore_every = 2\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -130,13 +119,8 @@ static void test_bad_knobs(void **state) {
     static const char *const want[] = {"channels = 6 exceeds", "channels = 7 exceeds",
                                        "not a multiple of 128", "lines"};
     for (unsigned i = 0; i < 4; i++) {
-        struct cfg *c = tu_cfg(bad[i]);
-        struct ws_err e = {{0}};
-        assert_null(workload_create(c, &e));
-        if (!strstr(e.msg, want[i])) fprintf(stderr, "got: %s\n", e.msg);
-        assert_non_null(strstr(e.msg, want[i]));
-        assert_non_null(strstr(e.msg, ":")); /* file:line prefix */
-        cfg_destroy(c);
+        tu_expect_workload_error(bad[i], want[i]);
+        tu_expect_workload_error(bad[i], "test.ini:"); /* file:line prefix */
     }
 }
 

@@ -14,23 +14,13 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* Size 6: m and a are 144 bytes each (256-byte aligned blocks), b 24 bytes. */
 enum { M = 0xC0000000, A = M + 256, B = A + 256 };
 
 static void test_launches_and_addresses(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = gaussian\n[workload.gaussian]\nsize = 6\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = gaussian\n[workload.gaussian]\nsize = 6\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -125,7 +115,7 @@ static void test_counts_and_result(void **state) {
         char ini[128];
         snprintf(ini, sizeof ini, "[workload]\nname = gaussian\n[workload.gaussian]\nsize = %u\n",
                  sizes[i]);
-        struct workload *w = make(ini);
+        struct workload *w = tu_workload(ini);
         struct wl_count c, want;
         struct ws_err e = {{0}};
         assert_int_equal(workload_count(w, &c, &e), 0);
@@ -141,7 +131,7 @@ static void test_counts_and_result(void **state) {
         w->vt->destroy(w);
     }
     /* The test size runs and checks too. */
-    struct workload *w = make("[workload]\nname = gaussian\n");
+    struct workload *w = tu_workload("[workload]\nname = gaussian\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);

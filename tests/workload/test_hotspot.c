@@ -9,8 +9,8 @@ enum { T0 = 0xC0000000, T1 = T0 + 1792, PW = T1 + 1792 }; /* 20x20 floats: 1600 
 
 static void test_shapes_and_addresses(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = hotspot\n[workload.hotspot]\nsize = 20\n"
-                                 "pyramid = 2\nsteps = 3\n");
+    struct workload *w = tu_workload("[workload]\nname = hotspot\n[workload.hotspot]\nsize = 20\n"
+                                     "pyramid = 2\nsteps = 3\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -48,8 +48,8 @@ static bool in_grid(int y, int x, int n) {
 static void test_counts_and_result(void **state) {
     (void)state;
     const int n = 20, pyr = 2, steps = 3;
-    struct workload *w = ks_make("[workload]\nname = hotspot\n[workload.hotspot]\nsize = 20\n"
-                                 "pyramid = 2\nsteps = 3\n");
+    struct workload *w = tu_workload("[workload]\nname = hotspot\n[workload.hotspot]\nsize = 20\n"
+                                     "pyramid = 2\nsteps = 3\n");
     const char *names[] = {"calculate_temp"};
     struct ks_count c;
     ks_run(w, names, 1, &c);
@@ -98,7 +98,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(c.bar, bar);
 
     /* The test size runs and checks too. */
-    w = ks_make("[workload]\nname = hotspot\n");
+    w = tu_workload("[workload]\nname = hotspot\n");
     ks_run(w, names, 1, &c);
     assert_int_equal(c.launches, 2);
     assert_int_equal(c.ctas, 2 * 36); /* ceil(64 / 12)^2 */

@@ -16,17 +16,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 #define SMALL "[workload]\nname = kmeans\n[workload.kmeans]\npoints = 100\nfeatures = 34\n"
 
 /* features 100 x 34 floats (13600 B), membership 400 B, centres 5 x 34 floats. */
@@ -43,7 +32,7 @@ enum { FULL = FULL_NF(34, 5), EMPTY = 8 };
 
 static void test_warp_streams(void **state) {
     (void)state;
-    struct workload *w = make(SMALL);
+    struct workload *w = tu_workload(SMALL);
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -135,7 +124,7 @@ static void test_warp_streams(void **state) {
 
 static void test_totals_and_result(void **state) {
     (void)state;
-    struct workload *w = make(SMALL);
+    struct workload *w = tu_workload(SMALL);
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -146,14 +135,14 @@ static void test_totals_and_result(void **state) {
     w->vt->destroy(w);
 
     /* Until convergence: stops when no membership changes (here within a few launches). */
-    w = make(SMALL "iters = 0\n");
+    w = tu_workload(SMALL "iters = 0\n");
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_true(c.kernels >= 2 && c.kernels < 20);
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
 
     /* The test size: 8192 points in 6 x 6 blocks of 256 (256 full warps, 32 empty), 2 launches. */
-    w = make("[workload]\nname = kmeans\n");
+    w = tu_workload("[workload]\nname = kmeans\n");
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.ctas, 2 * 36);
     assert_int_equal(c.insts, 2 * (256 * (uint64_t)FULL + 32 * EMPTY));
@@ -173,7 +162,7 @@ static void test_unroll_remainders(void **state) {
                  "[workload]\nname = kmeans\n[workload.kmeans]\npoints = 100\nfeatures = %d\n"
                  "iters = 3\n",
                  nfs[t]);
-        struct workload *w = make(ini);
+        struct workload *w = tu_workload(ini);
         struct wl_count c;
         struct ws_err e = {{0}};
         assert_int_equal(workload_count(w, &c, &e), 0);
@@ -189,7 +178,7 @@ static void test_unroll_remainders(void **state) {
  * lanes 544 bytes apart. */
 static void test_paper_preset(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = kmeans\nsize = paper\n");
+    struct workload *w = tu_workload("[workload]\nname = kmeans\nsize = paper\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);

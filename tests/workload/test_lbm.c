@@ -14,24 +14,13 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 #define SMALL "[workload]\nname = lbm\n[workload.lbm]\nx = 32\ny = 6\nz = 5\nsteps = 1\n"
 /* PADDED_X 40, a layer 40 x 6 cells, margin two layers, 20 floats a cell. */
 enum { PX = 40, PXY = 240, GRID = 0xC0000000, MARGIN = 4 * 20 * 2 * PXY, BYTES = 4 * 20 * PXY * 9 };
 
 static void test_addresses(void **state) {
     (void)state;
-    struct workload *w = make(SMALL);
+    struct workload *w = tu_workload(SMALL);
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -70,7 +59,7 @@ static void test_addresses(void **state) {
  * and fluid between. */
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = make(SMALL);
+    struct workload *w = tu_workload(SMALL);
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -83,7 +72,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(rc, 0);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = lbm\n"); /* test size, two steps: the grids swap */
+    w = tu_workload("[workload]\nname = lbm\n"); /* test size, two steps: the grids swap */
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.kernels, 2);
     rc = w->vt->verify(w, &e);

@@ -20,17 +20,6 @@
 #include "workload/kernels/kmodel.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* What one run saw. */
 struct seen {
     uint32_t launches, bitonic, copies, bounds, mapcount, map, redcount, red;
@@ -122,7 +111,7 @@ static uint32_t stages(uint32_t n) {
  * thread: its global loads are coalesced (a warp's 32 keys are 128 contiguous bytes). */
 static void test_pvr(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = pvr\n");
+    struct workload *w = tu_workload("[workload]\nname = pvr\n");
     struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 16384 + 16384};
     run(w, &s);
     assert_int_equal(s.mapcount, 1);
@@ -138,7 +127,7 @@ static void test_pvr(void **state) {
     uint64_t insts = s.warp_insts;
     w->vt->destroy(w);
     /* deterministic */
-    w = make("[workload]\nname = pvr\n");
+    w = tu_workload("[workload]\nname = pvr\n");
     struct seen s2 = {0};
     run(w, &s2);
     assert_int_equal(s2.warp_insts, insts);
@@ -150,7 +139,7 @@ static void test_pvr(void **state) {
  * lines; the matrix is the first allocation (12 KB). */
 static void test_ss(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = ss\n");
+    struct workload *w = tu_workload("[workload]\nname = ss\n");
     struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 96 * 32 * 4};
     run(w, &s);
     assert_int_equal(s.bitonic, stages(4560));
@@ -168,7 +157,7 @@ static void test_ss(void **state) {
  * entry bytes of 32 different lines per warp load. */
 static void test_pvc(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = pvc\n");
+    struct workload *w = tu_workload("[workload]\nname = pvc\n");
     struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + (1u << 20)};
     run(w, &s);
     assert_int_equal(s.mapcount, 2);
@@ -192,7 +181,7 @@ static void test_pvc(void **state) {
  * load touches a line per lane; many divergent load PCs in the Mapper (seed 001: 26). */
 static void test_iix(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = iix\n");
+    struct workload *w = tu_workload("[workload]\nname = iix\n");
     struct seen s = {.lo = DEVMEM_BASE, .hi = DEVMEM_BASE + 8 * 17 * 1024};
     run(w, &s);
     assert_int_equal(s.mapcount, 1);
@@ -214,7 +203,7 @@ static void test_iix(void **state) {
 static void run_interleaved(const char *name) {
     char ini[128];
     snprintf(ini, sizeof ini, "[workload]\nname = %s\n", name);
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct ws_err e = {{0}};
     struct kernel_desc k;
     int rc;

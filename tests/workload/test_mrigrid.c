@@ -6,17 +6,6 @@
 #include "../gpu/gpu_harness.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 struct kcount {
     uint64_t insts, mem, bar, warps;
 };
@@ -65,7 +54,7 @@ static void test_pipeline(void **state) {
     (void)state;
     /* grid 8, 1000 samples: two 512-thread blocks (1000 live lanes: 31 full warps + 8 lanes). */
     struct workload *w =
-        make("[workload]\nname = mrigrid\n[workload.mrigrid]\ngrid = 8\nsamples = 1000\n");
+        tu_workload("[workload]\nname = mrigrid\n[workload.mrigrid]\ngrid = 8\nsamples = 1000\n");
     struct kcount kc[3] = {{0}};
     struct inst ld[3];
     run_synced(w, kc, 3, ld);
@@ -96,7 +85,7 @@ static void test_pipeline(void **state) {
 
 static void test_test_size(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = mrigrid\n");
+    struct workload *w = tu_workload("[workload]\nname = mrigrid\n");
     struct kcount kc[3] = {{0}};
     run_synced(w, kc, 3, NULL);
     assert_int_equal(kc[0].insts, 64 * 28); /* 2048 samples: 64 warps */

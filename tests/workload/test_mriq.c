@@ -14,17 +14,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 #define INI(x, k) "[workload]\nname = mriq\n[workload.mriq]\nnumx = " #x "\nnumk = " #k "\n"
 
 /* numx 256, numk 5: phiR, phiI, phiMag one 256-byte block each, then x, y, z, Qr, Qi (1024 B). */
@@ -32,7 +21,7 @@ enum { PHIR = 0xC0000000, X = PHIR + 3 * 256, CK = X + 5 * 1024 };
 
 static void test_launches(void **state) {
     (void)state;
-    struct workload *w = make(INI(256, 5));
+    struct workload *w = tu_workload(INI(256, 5));
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -82,7 +71,7 @@ static void test_launches(void **state) {
  * a sample, 6 without. */
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = make(INI(256, 5));
+    struct workload *w = tu_workload(INI(256, 5));
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -95,7 +84,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(rc, 0);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = mriq\n"); /* 4096 x 1536: tiles of 1024 and 512 */
+    w = tu_workload("[workload]\nname = mriq\n"); /* 4096 x 1536: tiles of 1024 and 512 */
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.kernels, 3);
     assert_int_equal(c.insts, 48 * 14 + 128 * ((19 + 32 * 512 + 2 + 3) + (19 + 32 * 256 + 4 + 3)));

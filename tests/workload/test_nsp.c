@@ -15,17 +15,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 #define SMALL(extra)                                                                               \
     "[workload]\nname = nsp\n[workload.nsp]\nvars = 10\nclauses = 20\nblocks = 1\n" extra
 
@@ -40,7 +29,7 @@ enum {
 
 static void test_first_kernels(void **state) {
     (void)state;
-    struct workload *w = make(SMALL("maxiter = 0\nrounds = 0\n"));
+    struct workload *w = tu_workload(SMALL("maxiter = 0\nrounds = 0\n"));
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -90,7 +79,7 @@ static void test_first_kernels(void **state) {
  * decimate_2, converge again; eta and the satisfied clauses match the host. */
 static void test_rounds(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = nsp\n");
+    struct workload *w = tu_workload("[workload]\nname = nsp\n");
     struct ws_err e = {{0}};
     struct kernel_desc k;
     char seq[256] = "";

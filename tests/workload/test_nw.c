@@ -10,7 +10,7 @@ enum { REF = 0xC0000000, MAT = REF + 17152, COLS = 65 };
 
 static void test_launches_and_addresses(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = nw\n");
+    struct workload *w = tu_workload("[workload]\nname = nw\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     const uint32_t grid[7] = {1, 2, 3, 4, 3, 2, 1};
@@ -52,7 +52,7 @@ static void test_launches_and_addresses(void **state) {
 
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = nw\n");
+    struct workload *w = tu_workload("[workload]\nname = nw\n");
     const char *names[] = {"needle_cuda_shared_1", "needle_cuda_shared_2"};
     struct ks_count c[2];
     ks_run(w, names, 2, c);
@@ -75,7 +75,7 @@ static void test_counts_and_result(void **state) {
         assert_int_equal(c[i].bar, b * 34);
     }
     /* Another penalty and size; a size that is not a multiple of 16 is refused. */
-    w = ks_make("[workload]\nname = nw\n[workload.nw]\nsize = 48\npenalty = 3\n");
+    w = tu_workload("[workload]\nname = nw\n[workload.nw]\nsize = 48\npenalty = 3\n");
     ks_run(w, names, 2, c);
     assert_int_equal(c[0].ctas + c[1].ctas, 6 + 3);
     ks_verify(w);

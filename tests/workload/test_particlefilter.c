@@ -10,7 +10,7 @@ enum { U = CDF + 2560 };
 
 static void test_scan(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = particlefilter\n");
+    struct workload *w = tu_workload("[workload]\nname = particlefilter\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     for (int f = 0; f < 3; f++) {
@@ -65,7 +65,7 @@ static void test_scan(void **state) {
 
 static void test_paper_shape(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = particlefilter\nsize = paper\n");
+    struct workload *w = tu_workload("[workload]\nname = particlefilter\nsize = paper\n");
     const char *names[] = {"kernel"};
     struct ks_count c;
     ks_run(w, names, 1, &c);

@@ -16,21 +16,10 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* Counts the whole run, checks the totals, then verify. */
 static void counts(const char *ini, uint64_t kernels, uint64_t warps, uint64_t insts,
                    uint64_t mem) {
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -142,7 +131,8 @@ static void test_gramschm_counts(void **state) {
 enum { BASE = 0xC0000000 };
 static void test_atax_addresses(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = atax\n[workload.atax]\nnx = 64\nny = 96\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = atax\n[workload.atax]\nnx = 64\nny = 96\n");
     struct ws_err e = {{0}};
     struct kernel_desc k;
     uint64_t A = BASE, X = A + 4 * 64 * 96, TMP = X + 512 + 512; /* x, y: 384 B, 512 reserved */
@@ -197,7 +187,7 @@ static void test_atax_addresses(void **state) {
  * `nloads` global loads of warp 0 of the first kernel: mean of lines / distinct sets for the
  * loads that touch more than 2 lines (the divergent ones), and their number. */
 static double divergent_conc(const char *ini, int nloads, int *ndiv) {
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct ws_err e = {{0}};
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);

@@ -52,17 +52,6 @@ static void test_errors(void **state) {
     tu_expect_workload_error(ini, want);
 }
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* Every CTA started first, warps stepped from the last one backwards, a CTA ended as soon as its
  * warps exited. Returns the total instruction count and a hash of the stream of each warp. */
 static uint64_t drive_scrambled(struct workload *w, uint64_t *hash) {
@@ -118,7 +107,7 @@ static void test_scrambled_driver(void **state) {
         "[workload]\nname = vecadd\n[workload.vecadd]\nn = 5000\n",
     };
     for (int i = 0; i < 3; i++) {
-        struct workload *a = make(inis[i]), *b = make(inis[i]);
+        struct workload *a = tu_workload(inis[i]), *b = tu_workload(inis[i]);
         struct wl_count c;
         struct ws_err e = {{0}};
         assert_int_equal(workload_count(a, &c, &e), 0);
@@ -126,7 +115,7 @@ static void test_scrambled_driver(void **state) {
         assert_int_equal(drive_scrambled(b, &h1), c.insts);
         assert_int_equal(b->vt->verify(b, &e), 0);
         b->vt->destroy(b);
-        b = make(inis[i]);
+        b = tu_workload(inis[i]);
         assert_int_equal(drive_scrambled(b, &h2), c.insts);
         assert_true(h1 == h2); /* deterministic */
         a->vt->destroy(a);
@@ -140,14 +129,14 @@ static void test_seed(void **state) {
     struct wl_count c1, c2, c3;
     struct ws_err e = {{0}};
     const char *ini = "[workload]\nname = bfs\nseed = 3\n[workload.bfs]\nnodes = 3000\n";
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     assert_int_equal(workload_count(w, &c1, &e), 0);
     w->vt->destroy(w);
-    w = make(ini);
+    w = tu_workload(ini);
     assert_int_equal(workload_count(w, &c2, &e), 0);
     w->vt->destroy(w);
     assert_memory_equal(&c1, &c2, sizeof c1);
-    w = make("[workload]\nname = bfs\nseed = 4\n[workload.bfs]\nnodes = 3000\n");
+    w = tu_workload("[workload]\nname = bfs\nseed = 4\n[workload.bfs]\nnodes = 3000\n");
     assert_int_equal(workload_count(w, &c3, &e), 0);
     w->vt->destroy(w);
     assert_true(c3.thread_insts != c1.thread_insts);

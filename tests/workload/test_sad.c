@@ -12,7 +12,7 @@ enum { HEAP = 0xC0000000, MAXP = 1096 };
 
 static void test_launches_and_stores(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = sad\n"); /* test size: 32x32, 2x2 MBs */
+    struct workload *w = tu_workload("[workload]\nname = sad\n"); /* test size: 32x32, 2x2 MBs */
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -49,7 +49,7 @@ static void test_launches_and_stores(void **state) {
 
 static void test_counts_and_result(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = sad\n");
+    struct workload *w = tu_workload("[workload]\nname = sad\n");
     const char *names[] = {"mb_sad_calc", "larger_sad_calc_8", "larger_sad_calc_16"};
     struct ks_count c[3];
     ks_run(w, names, 3, c);
@@ -74,7 +74,7 @@ static void test_counts_and_result(void **state) {
 
     /* 48x48: the centre macroblock's best 16x16 SAD is at the motion the current frame was made
      * with (the reference moved by (3, -2): position (16 - 2) * 33 + 16 + 3). */
-    w = ks_make("[workload]\nname = sad\n[workload.sad]\nwidth = 48\nheight = 48\n");
+    w = tu_workload("[workload]\nname = sad\n[workload.sad]\nwidth = 48\nheight = 48\n");
     ks_run(w, names, 3, c);
     ks_verify(w);
     struct km_workload *kw = (struct km_workload *)w;

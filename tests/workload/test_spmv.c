@@ -22,17 +22,6 @@
 
 #define MTX WS_SHARED_DATA "/graphs/suitesparse/bcsstk13.mtx"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 static uint64_t up(uint64_t x) {
     return (x + DEVMEM_ALIGN - 1) & ~(uint64_t)(DEVMEM_ALIGN - 1);
 }
@@ -73,7 +62,7 @@ static void check_mtx(const char *kernel) {
     snprintf(ini, sizeof ini,
              "[workload]\nname = spmv\nseed = 3\n[workload.spmv]\nmatrix = %s\nkernel = %s\n", MTX,
              kernel);
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     struct kernel_desc k;
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
     bool scalar = strcmp(kernel, "scalar") == 0;
@@ -128,7 +117,7 @@ static void test_mtx_vector(void **state) {
 /* SHOC's random matrix at the test size: 1024 rows, 1% dense, deterministic by seed. */
 static void test_random_matrix(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = spmv\n");
+    struct workload *w = tu_workload("[workload]\nname = spmv\n");
     struct wl_count c, c2;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -137,12 +126,12 @@ static void test_random_matrix(void **state) {
     assert_int_equal(c.insts, 6048);
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
-    w = make("[workload]\nname = spmv\n");
+    w = tu_workload("[workload]\nname = spmv\n");
     assert_int_equal(workload_count(w, &c2, &e), 0);
     assert_int_equal(c2.thread_insts, c.thread_insts);
     w->vt->destroy(w);
     /* Two launches compute the same out; the vector kernel gets a block per 4 rows. */
-    w = make("[workload]\nname = spmv\n[workload.spmv]\niters = 2\nkernel = vector\n");
+    w = tu_workload("[workload]\nname = spmv\n[workload.spmv]\niters = 2\nkernel = vector\n");
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.kernels, 2);
     assert_int_equal(c.ctas, 2 * 256);

@@ -10,7 +10,7 @@ enum { HEAP = 0xC0000000 };
 /* Only the launch sequence: next_kernel without running any CTA. */
 static void test_paper_launches(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = srad1\nsize = paper\n");
+    struct workload *w = tu_workload("[workload]\nname = srad1\nsize = paper\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     int n = 0, reduce = 0, rc;
@@ -39,7 +39,7 @@ static void test_counts_and_result(void **state) {
     (void)state;
     /* 50 x 46 = 2300 pixels: 5 blocks of 16 warps, the last with 252 pixels (8 warps, the 8th
      * with 28 lanes). */
-    struct workload *w = ks_make("[workload]\nname = srad1\n");
+    struct workload *w = tu_workload("[workload]\nname = srad1\n");
     const char *names[] = {"extract", "prepare", "reduce", "srad", "srad2", "compress"};
     struct ks_count c[6];
     ks_run(w, names, 6, c);
@@ -82,7 +82,7 @@ static void test_counts_and_result(void **state) {
 static void test_reduce_stride(void **state) {
     (void)state;
     struct workload *w =
-        ks_make("[workload]\nname = srad1\n[workload.srad1]\nrows = 200\ncols = 200\n");
+        tu_workload("[workload]\nname = srad1\n[workload.srad1]\nrows = 200\ncols = 200\n");
     const char *names[] = {"extract", "prepare", "reduce", "srad", "srad2", "compress"};
     struct kernel_desc k;
     struct ws_err e = {{0}};

@@ -9,7 +9,7 @@ enum { J = 0xC0000000 }; /* J_cuda lands at GPGPU-Sim's heap start, the halo blo
 
 static void test_addresses(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = srad2\n[workload.srad2]\nsize = 48\n");
+    struct workload *w = tu_workload("[workload]\nname = srad2\n[workload.srad2]\nsize = 48\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -45,7 +45,7 @@ static void test_addresses(void **state) {
 static void test_counts_and_result(void **state) {
     (void)state;
     struct workload *w =
-        ks_make("[workload]\nname = srad2\n[workload.srad2]\nsize = 48\niters = 2\n");
+        tu_workload("[workload]\nname = srad2\n[workload.srad2]\nsize = 48\niters = 2\n");
     const char *names[] = {"srad_cuda_1", "srad_cuda_2"};
     struct ks_count c[2];
     ks_run(w, names, 2, c);
@@ -71,7 +71,7 @@ static void test_counts_and_result(void **state) {
     assert_int_equal(c[0].gld_lanes, 32 * c[0].gld);
 
     /* The test size runs and checks too; a size that is not a multiple of 16 is refused. */
-    w = ks_make("[workload]\nname = srad2\n");
+    w = tu_workload("[workload]\nname = srad2\n");
     ks_run(w, names, 2, c);
     assert_int_equal(c[0].ctas + c[1].ctas, 4 * 16);
     ks_verify(w);

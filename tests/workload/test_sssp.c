@@ -22,17 +22,6 @@
 #define INF   1000000000u
 #define BLOCK 256
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 /* What one launch touched inside a range: lane accesses and the sum of their addresses, by
  * kind (stores are counted everywhere). */
 struct touch {
@@ -162,8 +151,8 @@ static void test_rodinia_file(void **state) {
     struct graph g;
     struct ws_err e = {{0}};
     assert_int_equal(graph_load(&g, GDIR "/rodinia-bfs/graph4096.txt", &e), 0);
-    struct workload *w = make("[workload]\nname = sssp\n[workload.graph]\npath = " GDIR
-                              "/rodinia-bfs/graph4096.txt\n");
+    struct workload *w = tu_workload("[workload]\nname = sssp\n[workload.graph]\npath = " GDIR
+                                     "/rodinia-bfs/graph4096.txt\n");
     uint32_t launches = check_against_host(w, &g);
     assert_int_equal(launches, 10);
     w->vt->destroy(w);
@@ -183,8 +172,9 @@ static void test_snap_file(void **state) {
     struct ws_rng r;
     ws_rng_seed(&r, 7);
     for (uint32_t j = 0; j < g.m; j++) g.weight[j] = 1 + (uint32_t)ws_rng_below(&r, 20);
-    struct workload *w = make("[workload]\nname = sssp\nseed = 7\n[workload.graph]\npath = " GDIR
-                              "/snap/CA-HepTh.txt\nmax_weight = 20\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = sssp\nseed = 7\n[workload.graph]\npath = " GDIR
+                    "/snap/CA-HepTh.txt\nmax_weight = 20\n");
     uint32_t launches = check_against_host(w, &g);
     w->vt->destroy(w);
     /* CA-HepTh is not connected: node 0's component only. */
@@ -205,7 +195,7 @@ static void test_metis_file(void **state) {
     struct graph g;
     struct ws_err e = {{0}};
     assert_int_equal(graph_load(&g, p, &e), 0);
-    struct workload *w = make(ini);
+    struct workload *w = tu_workload(ini);
     /* Lock-step: edge 0 of every lane sets dist[1] = 5; in edge 1, lane 0 offers 20 and lane 1
      * (dist[1] already 5) offers 12 to node 2 in one atomicMin: one launch, then a quiet one. */
     assert_int_equal(check_against_host(w, &g), 2);
@@ -222,7 +212,7 @@ static void test_metis_file(void **state) {
  * these are workload_count's (CTAs and warps in order); a timed run may need more. */
 static void test_generated(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = sssp\n");
+    struct workload *w = tu_workload("[workload]\nname = sssp\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -231,7 +221,7 @@ static void test_generated(void **state) {
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
     /* A 16 x 16 grid: Bellman-Ford needs about as many sweeps as hops on the longest path. */
-    w = make("[workload]\nname = sssp\n[workload.graph]\ngen = grid\nnodes = 256\n");
+    w = tu_workload("[workload]\nname = sssp\n[workload.graph]\ngen = grid\nnodes = 256\n");
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.kernels, 17);
     assert_int_equal(c.insts, 17052);

@@ -11,8 +11,8 @@ enum { NUM = 100, DIM = 4 };
 
 static void test_launches_and_counts(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
-                                 "points = 100\ndim = 4\ncenters = 3\n");
+    struct workload *w = tu_workload("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
+                                     "points = 100\ndim = 4\ncenters = 3\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     for (int call = 0; call < 2; call++) {
@@ -87,8 +87,8 @@ static void test_launches_and_counts(void **state) {
 
 static void test_result(void **state) {
     (void)state;
-    struct workload *w = ks_make("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
-                                 "calls = 3\n");
+    struct workload *w = tu_workload("[workload]\nname = streamcluster\n[workload.streamcluster]\n"
+                                     "calls = 3\n");
     const char *names[] = {"kernel_compute_cost"};
     struct ks_count c;
     ks_run(w, names, 1, &c);

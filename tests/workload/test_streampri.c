@@ -14,17 +14,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 static void run_warp(struct workload *w, struct wl_warp *wp, struct inst *first_load) {
     struct ws_err e = {{0}};
     struct inst in;
@@ -40,7 +29,8 @@ enum { SRC_LO = 0xC0000000, SRC_HI = SRC_LO + 8192, DST_LO = SRC_HI + 8192 };
 
 static void test_launches(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = streampri\n[workload.streampri]\nbytes = 8000\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = streampri\n[workload.streampri]\nbytes = 8000\n");
     struct ws_err e = {{0}};
     struct kernel_desc k;
     struct wl_warp *wp[16];
@@ -74,7 +64,8 @@ static void test_launches(void **state) {
  * any lane makes: ceil((n/4 - id) / 524288). */
 static void test_counts(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = streampri\n[workload.streampri]\nbytes = 8000\n");
+    struct workload *w =
+        tu_workload("[workload]\nname = streampri\n[workload.streampri]\nbytes = 8000\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -86,7 +77,7 @@ static void test_counts(void **state) {
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
 
-    w = make("[workload]\nname = streampri\n"); /* 8 MiB: 2 iterations per thread */
+    w = tu_workload("[workload]\nname = streampri\n"); /* 8 MiB: 2 iterations per thread */
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.insts, 4 * 16384 * (7 + 2 * 7 + 1));
     assert_int_equal(c.by_class[OP_MEM], 4 * 16384 * 4);

@@ -13,17 +13,6 @@
 #include "testutil.h"
 #include "workload/workload.h"
 
-static struct workload *make(const char *ini) {
-    struct cfg *c = tu_cfg(ini);
-    struct ws_err e = {{0}};
-    struct workload *w = workload_create(c, &e);
-    if (!w) fprintf(stderr, "%s\n", e.msg);
-    assert_non_null(w);
-    assert_int_equal(cfg_check_unclaimed(c, &e), 0);
-    cfg_destroy(c);
-    return w;
-}
-
 static struct inst seq[64];
 
 static int run_warp(struct workload *w, struct wl_warp *wp) {
@@ -40,7 +29,7 @@ enum { A = 0xC0000000, B = A + 4096, C = B + 4096 }; /* 4000 bytes each, 256-byt
 
 static void test_launch_and_warp_stream(void **state) {
     (void)state;
-    struct workload *w = make("[workload]\nname = vecadd\n[workload.vecadd]\nn = 1000\n");
+    struct workload *w = tu_workload("[workload]\nname = vecadd\n[workload.vecadd]\nn = 1000\n");
     struct kernel_desc k;
     struct ws_err e = {{0}};
     assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
@@ -107,7 +96,7 @@ static void test_launch_and_warp_stream(void **state) {
 static void test_counts_and_result(void **state) {
     (void)state;
     /* n = 900: 28 full warps, one of 4 lanes (13 each), three warps with no element (6 each). */
-    struct workload *w = make("[workload]\nname = vecadd\n[workload.vecadd]\nn = 900\n");
+    struct workload *w = tu_workload("[workload]\nname = vecadd\n[workload.vecadd]\nn = 900\n");
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
@@ -123,7 +112,7 @@ static void test_counts_and_result(void **state) {
     w->vt->destroy(w);
 
     /* The test size: 1 M elements, 32768 warps of 13. */
-    w = make("[workload]\nname = vecadd\n");
+    w = tu_workload("[workload]\nname = vecadd\n");
     assert_int_equal(workload_count(w, &c, &e), 0);
     assert_int_equal(c.insts, 32768 * 13);
     assert_int_equal(w->vt->verify(w, &e), 0);

@@ -224,7 +224,7 @@ static void *wg_create_mode(const struct mc_policy_env *env, struct cfg *c, enum
         free(p);
         return NULL;
     }
-    if (p->cfg.close == WG_CLOSE_ORACLE) {
+    if (p->cfg.close == WG_CLOSE_ORACLE && mode != WG_FRFCFS) { /* frfcfs-cq has no groups */
         p->up = env->up;
         *env->up_used = true;
     }
