@@ -59,12 +59,6 @@ static int obs_checker(void *ctx, const struct dram_cmd_rec *rec, struct ws_err 
     return dram_checker_observe(ctx, rec, e);
 }
 
-static int obs_power(void *ctx, const struct dram_cmd_rec *rec, struct ws_err *e) {
-    (void)e;
-    dram_power_observe(ctx, rec);
-    return 0;
-}
-
 struct memsys *memsys_create(struct cfg *c, struct ws_err *e) {
     struct memsys *ms = calloc(1, sizeof *ms);
     if (!ms) {
@@ -101,7 +95,7 @@ struct memsys *memsys_create(struct cfg *c, struct ws_err *e) {
         ms->mc[ch] = mc_create(&ms->spec, &ms->mcfg, ch, &ms->sh, c, e);
         if (!ms->mc[ch]) goto fail;
         if (ms->checker) mc_add_cmd_observer(ms->mc[ch], obs_checker, ms->checker);
-        mc_add_cmd_observer(ms->mc[ch], obs_power, ms->power);
+        mc_set_power(ms->mc[ch], ms->power);
     }
     return ms;
 fail:

@@ -209,24 +209,28 @@ void dram_power_observe(struct dram_power *p, const struct dram_cmd_rec *r) {
     WS_ASSERT(r->ch < (uint64_t)p->s.channels && r->pc < p->npc && r->rank < p->nrank,
               "dram power: command to ch %u pc %u rank %u outside the geometry", r->ch, r->pc,
               r->rank);
-    size_t first = ((size_t)r->ch * p->npc + r->pc) * p->nrank; /* rank 0 of this (ch, pc) */
-    size_t ui = first + r->rank;
-    struct unit_state *st = &p->st[ui];
-    struct power_unit_stats *u = &p->u[ui];
-    WS_ASSERT(r->cycle >= st->since, "dram power: cycle %llu before %llu on ch %u",
-              (unsigned long long)r->cycle, (unsigned long long)st->since, r->ch);
-    settle(st, u, r->cycle);
-
-    uint32_t b = r->bg * p->bpg + r->bank;
-    uint64_t bit = 0;
+    uint32_t b = 0;
     if (r->cmd == DRAM_ACT || r->cmd == DRAM_PRE || dram_cmd_is_col(r->cmd)) {
+        b = r->bg * p->bpg + r->bank;
         WS_ASSERT(b < p->nbank, "dram power: bank group %u bank %u outside the geometry", r->bg,
                   r->bank);
-        bit = (uint64_t)1 << b;
     }
-    if (r->cmd != DRAM_PDEF && r->cmd != DRAM_PDES) st->pd = PD_NONE;
+    size_t ui = ((size_t)r->ch * p->npc + r->pc) * p->nrank + r->rank;
+    WS_ASSERT(r->cycle >= p->st[ui].since, "dram power: cycle %llu before %llu on ch %u",
+              (unsigned long long)r->cycle, (unsigned long long)p->st[ui].since, r->ch);
+    dram_power_cmd(p, r->ch * p->npc * p->nrank + r->pc * p->nrank + r->rank, b, r->cmd, r->cycle);
+}
 
-    switch (r->cmd) {
+/* The controller's path (no record, no range checks: its commands are in the geometry). */
+void dram_power_cmd(struct dram_power *p, uint32_t ui, uint32_t b, enum dram_cmd cmd,
+                    uint64_t cycle) {
+    struct unit_state *st = &p->st[ui];
+    struct power_unit_stats *u = &p->u[ui];
+    settle(st, u, cycle);
+    uint64_t bit = (uint64_t)1 << b;
+    if (cmd != DRAM_PDEF && cmd != DRAM_PDES) st->pd = PD_NONE;
+
+    switch (cmd) {
     case DRAM_ACT:
         st->open_mask |= bit;
         u->acts++;
@@ -240,16 +244,22 @@ void dram_power_observe(struct dram_power *p, const struct dram_cmd_rec *r) {
     case DRAM_RD:
     case DRAM_RDA:
         u->reads++;
-        for (uint32_t k = 0; k < p->nrank; k++)
-            if (k != r->rank) p->u[first + k].reads_other++;
-        if (r->cmd == DRAM_RDA) st->open_mask &= ~bit;
+        if (p->nrank > 1) {
+            struct power_unit_stats *first = u - ui % p->nrank;
+            for (uint32_t k = 0; k < p->nrank; k++)
+                if (first + k != u) first[k].reads_other++;
+        }
+        if (cmd == DRAM_RDA) st->open_mask &= ~bit;
         break;
     case DRAM_WR:
     case DRAM_WRA:
         u->writes++;
-        for (uint32_t k = 0; k < p->nrank; k++)
-            if (k != r->rank) p->u[first + k].writes_other++;
-        if (r->cmd == DRAM_WRA) st->open_mask &= ~bit;
+        if (p->nrank > 1) {
+            struct power_unit_stats *first = u - ui % p->nrank;
+            for (uint32_t k = 0; k < p->nrank; k++)
+                if (first + k != u) first[k].writes_other++;
+        }
+        if (cmd == DRAM_WRA) st->open_mask &= ~bit;
         break;
     case DRAM_REF:
         u->refs++;

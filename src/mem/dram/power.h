@@ -44,6 +44,12 @@ void dram_power_destroy(struct dram_power *p);
 /* Accounts one issued command (non-decreasing cycle per channel). */
 void dram_power_observe(struct dram_power *p, const struct dram_cmd_rec *r);
 
+/* The same for a command of rank unit `unit` (flat over the system: (ch * pseudo_channels + pc)
+ * * ranks + rank) to bank `bank` of that rank (bg * banks_per_group + bank; ignored for commands
+ * to the whole rank), without a record: the controller's per-command path. */
+void dram_power_cmd(struct dram_power *p, uint32_t unit, uint32_t bank, enum dram_cmd cmd,
+                    uint64_t cycle);
+
 /* Closes residency intervals at end_cycle and computes the energies and stats. */
 void dram_power_finish(struct dram_power *p, uint64_t end_cycle);
 

@@ -188,6 +188,8 @@ struct mc {
 
     mc_done_fn done;
     void *done_ctx;
+    struct dram_power *pw; /* the power model, called directly: it sees every command */
+    uint32_t pw_unit0;      /* its flat index of this channel's rank unit 0 */
     mc_cmd_fn obs[NOBS];
     void *obs_ctx[NOBS];
     unsigned nobs;
@@ -764,6 +766,11 @@ void mc_set_done_cb(struct mc *m, mc_done_fn fn, void *ctx) {
     m->done_ctx = ctx;
 }
 
+void mc_set_power(struct mc *m, struct dram_power *p) {
+    m->pw = p;
+    m->pw_unit0 = m->ch * m->nunits;
+}
+
 void mc_add_cmd_observer(struct mc *m, mc_cmd_fn fn, void *ctx) {
     WS_ASSERT(m->nobs < NOBS, "too many command observers");
     m->obs[m->nobs] = fn;
@@ -1046,6 +1053,7 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
     case DRAM_NCMD:
         break;
     }
+    if (m->pw) dram_power_cmd(m->pw, m->pw_unit0 + unit, bank % m->dram.nbanks_unit, cmd, now);
     if (m->nobs) {
         struct dram_cmd_rec rec = {now, cmd, m->ch, a->pc, a->rank, a->bg, a->bank, a->row, a->col};
         if (cmd == DRAM_PRE || cmd == DRAM_PREA)
@@ -1164,6 +1172,22 @@ static void update_drain(struct mc *m) {
     if (m->draining && !was) m->st.drains++;
 }
 
+/* Whether the second command slot of a dual-command-bus cycle, after a first command `first`
+ * picked through the index (ci_ok is from that slot), can issue nothing, without settling the
+ * index again: the second slot has only the other bus, and a command can only move fences later
+ * and change its own bank's candidate, whose next command is at least a cycle away (every
+ * same-bank timing is >= 1). So if no bank that was ready in the first slot has a candidate for
+ * the other bus, nothing is, as long as maintenance, a due wake and the drain mode do not act. */
+static bool other_bus_idle(struct mc *m, enum dram_cmd first) {
+    if (m->now >= m->maint_at || (m->wake_req && m->wake_req <= m->now)) return false;
+    update_drain(m);
+    if ((m->draining ? MC_WRITEQ : MC_READQ) != m->ci_q) return false;
+    const unsigned a = dram_cmd_is_col(first) ? 0 : 2; /* the other bus's two slots */
+    for (uint32_t w = 0; w < m->nwords; w++)
+        if (m->ci_ok[w] & (m->ci_kmask[a][w] | m->ci_kmask[a + 1][w])) return false;
+    return true;
+}
+
 int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     if (now < m->wake) return 0;
     account(m, now);
@@ -1171,12 +1195,16 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     m->min_seen = DRAM_NEVER;
     m->st.cycles = now + 1;
     int slots = m->s->dual_cmd_bus ? 2 : 1;
-    bool issued = false;
+    bool issued = false, filtered = false;
+    enum dram_cmd first = DRAM_NCMD;
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
+        if (s == 1 && filtered && other_bus_idle(m, first)) break;
+        filtered = false;
         if (!maintenance(m, &ch)) {
             update_drain(m);
             if (m->ci_on) {
+                filtered = true;
                 ci_sync(m);
                 /* no candidate can issue: pick() could only say no, unless it asked to be
                  * woken now (a request in the past is answered by this call) */
@@ -1187,6 +1215,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
             if (!m->pol->pick(m->pst, &m->view, &ch)) break;
         }
         if (issue(m, &ch, e) != 0) return -1;
+        first = ch.cmd;
         issued = true;
     }
     if (issued) {

@@ -17,6 +17,7 @@
 #include "base/stats.h"
 #include "mem/addr_map.h"
 #include "mem/dram/dram.h"
+#include "mem/dram/power.h"
 #include "mem/mem_req.h"
 
 enum mc_q { MC_READQ, MC_WRITEQ };
@@ -94,6 +95,9 @@ void mc_destroy(struct mc *m);
 void mc_set_done_cb(struct mc *m, mc_done_fn fn, void *ctx);
 /* Command observers (protocol checker, power model, command trace); up to 4. */
 void mc_add_cmd_observer(struct mc *m, mc_cmd_fn fn, void *ctx);
+/* Every command goes to the power model too, by a direct call (it sees them all, so the record
+ * an observer gets is not built for it). */
+void mc_set_power(struct mc *m, struct dram_power *p);
 
 bool mc_can_accept(const struct mc *m, bool is_write);
 /* Queues a request (da already decoded). Reads matching a queued write are forwarded (done after
