@@ -976,7 +976,10 @@ static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *
     }
 }
 
-static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
+/* issue() of a choice that ci_pick_min() made: ready now by construction. */
+enum { FROM_POLICY, FROM_INDEX };
+
+static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_err *e) {
     uint64_t now = m->now;
     enum dram_cmd cmd = ch->cmd;
     struct mc_req *x = ch->req;
@@ -986,8 +989,9 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
         cmd = cmd == DRAM_RD ? DRAM_RDA : DRAM_WRA;
     /* A ready candidate of the index needs no second opinion in release builds: debug builds
      * verify the index against the timing model every cycle, and check every command here. */
-    bool known = x && m->ci_on && m->ci_cand[x->bank] == x && ci_ready(m, x->bank) &&
-                 m->ci_kind[x->bank] == rdy_slot(cmd) && dram_cmd_bus_ready(&m->dram, cmd) <= now;
+    bool known = from == FROM_INDEX ||
+                 (x && m->ci_on && m->ci_cand[x->bank] == x && ci_ready(m, x->bank) &&
+                  m->ci_kind[x->bank] == rdy_slot(cmd) && dram_cmd_bus_ready(&m->dram, cmd) <= now);
 #ifndef NDEBUG
     known = false;
 #endif
@@ -997,7 +1001,7 @@ static int issue(struct mc *m, const struct mc_choice *ch, struct ws_err *e) {
                   m->ch, m->pol->name, dram_cmd_names[cmd], (unsigned long long)now,
                   (unsigned long long)ready);
     }
-    if (x) {
+    if (x && !known) {
         enum dram_cmd want = mcv_next_cmd(&m->view, x);
         bool ok = want == cmd || (want == DRAM_RD && cmd == DRAM_RDA) ||
                   (want == DRAM_WR && cmd == DRAM_WRA);
@@ -1172,6 +1176,31 @@ static void update_drain(struct mc *m) {
     if (m->draining && !was) m->st.drains++;
 }
 
+/* pick() of a policy with pick_class_min, done here: the ready candidate with the smallest key
+ * in the lowest class that has one (ties: the lowest bank, as mcv_cand_min). Its command is the
+ * one its slot stands for (mcv_next_cmd gives only these four). Debug builds ask the policy too. */
+static bool ci_pick_min(struct mc *m, struct mc_choice *ch) {
+    static const enum dram_cmd slot_cmd[4] = {DRAM_ACT, DRAM_PRE, DRAM_RD, DRAM_WR};
+    uint32_t b = UINT32_MAX;
+    for (unsigned cls = 0; cls < MC_NCLS && b == UINT32_MAX; cls++)
+        b = m->nwords == 1 ? cand_min(m, cls, 1) : cand_min(m, cls, m->nwords);
+#ifndef NDEBUG
+    struct mc_choice want;
+    memset(&want, 0, sizeof want);
+    bool any = m->pol->pick(m->pst, &m->view, &want);
+    WS_ASSERT(any == (b != UINT32_MAX) && (!any || (want.req == m->ci_cand[b] &&
+                                                    want.cmd == slot_cmd[m->ci_kind[b]])),
+              "mc ch%u policy %s: pick() is not the index's class-min choice", m->ch,
+              m->pol->name);
+#endif
+    if (b == UINT32_MAX) return false;
+    struct mc_req *r = m->ci_cand[b];
+    ch->req = r;
+    ch->cmd = slot_cmd[m->ci_kind[b]];
+    ch->addr = r->da;
+    return true;
+}
+
 /* Whether the second command slot of a dual-command-bus cycle, after a first command `first`
  * picked through the index (ci_ok is from that slot), can issue nothing, without settling the
  * index again: the second slot has only the other bus, and a command can only move fences later
@@ -1199,6 +1228,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     enum dram_cmd first = DRAM_NCMD;
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
+        int from = FROM_POLICY;
         if (s == 1 && filtered && other_bus_idle(m, first)) break;
         filtered = false;
         if (!maintenance(m, &ch)) {
@@ -1211,10 +1241,15 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
                 if (!ci_filter(m) && (!m->wake_req || m->wake_req > now)) break;
                 if (m->wake_req <= now) m->wake_req = 0;
             }
-            memset(&ch, 0, sizeof ch);
-            if (!m->pol->pick(m->pst, &m->view, &ch)) break;
+            if (m->pol->pick_class_min) {
+                if (!ci_pick_min(m, &ch)) break;
+                from = FROM_INDEX;
+            } else {
+                memset(&ch, 0, sizeof ch);
+                if (!m->pol->pick(m->pst, &m->view, &ch)) break;
+            }
         }
-        if (issue(m, &ch, e) != 0) return -1;
+        if (issue(m, &ch, from, e) != 0) return -1;
         first = ch.cmd;
         issued = true;
     }

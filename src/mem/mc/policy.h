@@ -66,6 +66,10 @@ struct mc_policy {
      * be NULL (no index). */
     struct mc_req *(*bank_cand)(void *st, const struct mc_view *v, enum mc_q q, uint32_t bank,
                                 unsigned *cls, uint64_t *key);
+    /* With bank_cand: pick() is exactly "the ready candidate with the smallest key in the lowest
+     * class that has one" (frfcfs_oldest_ready), so the controller makes that choice itself
+     * without calling pick(); debug builds still call it and assert the two agree. */
+    bool pick_class_min;
     /* Whether the policy reads the shared warp alias/entry tables (env.wt; keys mc.wet.*). */
     bool warp_table;
     /* Optional counters of its own: a struct of stat_size bytes described by stat_desc (every

@@ -33,4 +33,5 @@ const struct mc_policy mc_policy_frfcfs = {
     .destroy = frfcfs_destroy,
     .pick = frfcfs_pick,
     .bank_cand = frfcfs_bank_cand,
+    .pick_class_min = true,
 };

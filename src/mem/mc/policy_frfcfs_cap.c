@@ -53,4 +53,5 @@ const struct mc_policy mc_policy_frfcfs_cap = {
     .destroy = cap_destroy,
     .pick = cap_pick,
     .bank_cand = cap_bank_cand,
+    .pick_class_min = true,
 };
