@@ -114,7 +114,7 @@ int cmd_list(int argc, char **argv) {
     }
     if (argc >= 3 && strcmp(argv[2], "presets") == 0) {
         for (unsigned i = 0; i < dram_npresets; i++)
-            printf("%-15s %s\n", dram_presets[i].name, dram_presets[i].doc);
+            printf("%-16s %s\n", dram_presets[i].name, dram_presets[i].doc);
         return WS_EXIT_OK;
     }
     if (argc >= 3 && strcmp(argv[2], "workloads") == 0) {

@@ -85,8 +85,9 @@ static void test_oracle_batching(void **state) {
     print_message("reads per warp-group: window %.2f, oracle %.2f\n", gw, go);
     assert_int_equal(timeouts, 0);
     assert_true(go > gw);
-    /* a gather puts 16 reads into one controller, its index load 2: whole groups average 9 */
-    assert_true(go > 7.5 && go <= 9.0);
+    /* a gather puts 8 reads (one per line: gtx480-6g moves a line per access) into one
+     * controller, its index load 1: whole groups average 4.5 */
+    assert_true(go > 3.75 && go <= 4.5);
     assert_int_equal(orc.s.warp_insts, win.s.warp_insts);
     free(win.json);
     free(orc.json);

@@ -165,6 +165,29 @@ static void test_unsectored_line(void **state) {
     rig_free(&r);
 }
 
+/* The same on gddr5-6gbps-line (gtx480-6g's memory, timed as seed 002 does): the line is one
+ * 128 B access, one read command. */
+static void test_unsectored_line_one_access(void **state) {
+    (void)state;
+    struct rig r;
+    rig_init_mem(&r, 0,
+                 "[dram]\npreset = gddr5-6gbps-line\nchannels = 1\n[addr]\nmap = "
+                 "row:ba:bg:col:ch:col/1\n[mc]\ncheck = true\n",
+                 128);
+    struct mem_req a = req(0x10000, MEM_LOAD, 0x1);
+    roundtrip(&r, &a, 2000);
+    assert_true(a.offchip);
+    assert_int_equal(subpart_stats(r.sp)->dram_reads, 1);
+    struct mem_req b = req(0x10060, MEM_LOAD, 0x1);
+    assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
+    while (!subpart_idle(r.sp)) step(&r);
+    struct ws_err e = {{0}};
+    assert_int_equal(memsys_finish(r.ms, r.now, &e), 0);
+    assert_int_equal(memsys_summary(r.ms)->reads, 1);
+    assert_int_equal(memsys_summary(r.ms)->row_hits, 0);
+    rig_free(&r);
+}
+
 /* gpu.dram_latency: the same miss, with nothing else in flight, comes back exactly that many L2
  * cycles later; the hit that follows is unchanged. */
 static void test_dram_latency(void **state) {
@@ -282,10 +305,15 @@ static void test_conservation(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_miss_then_hit), cmocka_unit_test(test_unsectored_line),
-        cmocka_unit_test(test_dram_latency),  cmocka_unit_test(test_store_and_writeback),
-        cmocka_unit_test(test_atomic),        cmocka_unit_test(test_warm),
-        cmocka_unit_test(test_conservation),  cmocka_unit_test(test_local_addresses),
+        cmocka_unit_test(test_miss_then_hit),
+        cmocka_unit_test(test_unsectored_line),
+        cmocka_unit_test(test_unsectored_line_one_access),
+        cmocka_unit_test(test_dram_latency),
+        cmocka_unit_test(test_store_and_writeback),
+        cmocka_unit_test(test_atomic),
+        cmocka_unit_test(test_warm),
+        cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_local_addresses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

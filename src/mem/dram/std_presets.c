@@ -220,6 +220,54 @@ static const struct dram_spec gddr5_6gbps = {
     H5GQ1H24AFR_CURRENTS,
 };
 
+/* gddr5-6gbps as the thesis times it (seed 002 Sec. 4.3.5.1: "a 64-bit channel of 2 x32 chips
+ * moves a 128 B line in tBURST = 4 command clocks"): one column access moves a whole 128 B line
+ * (16 beats, two back-to-back BL8 bursts that the thesis's USIMM-based model times as one), so a
+ * line is one request and one column command, column commands are a line's 4 tCK apart in any
+ * bank group (tCCDS 2 and tCCDL 3 are BL8 figures), and MERB's hits are counted in lines. The
+ * 4 KB row holds 32 such accesses. RTW = CL + nBL + 2 - WL. Everything else is gddr5-6gbps's. */
+static const struct dram_spec gddr5_6gbps_line = {
+    .preset = "gddr5-6gbps-line",
+    .std = DRAM_GDDR5,
+    .channels = 6,
+    .pseudo_channels = 1,
+    .ranks = 1,
+    .bankgroups = 4,
+    .banks_per_group = 4,
+    .rows = 4096,
+    .columns = 32,
+    .bus_bits = 64,
+    .burst_length = 16,
+    .dual_cmd_bus = false,
+    .tCK_ps = 667,
+    .nBL = 4,
+    .CL = 18,
+    .CWL = 4,
+    .RCDRD = 18,
+    .RCDWR = 18,
+    .RP = 18,
+    .RAS = 42,
+    .RC = 60,
+    .RRD_S = 9,
+    .RRD_L = 9,
+    .FAW = 35,
+    .X32AW = 0,
+    .CCD_S = 4,
+    .CCD_L = 4,
+    .WTR_S = 8,
+    .WTR_L = 8,
+    .RTW = 18 + 4 + 2 - 4,
+    .WR = 18,
+    .RTP = 3,
+    .RTRS = 1,
+    .REFI = 5850,
+    .RFC = 165,
+    .XP = 15,
+    .XPDLL = 15,
+    .CKE = 15,
+    H5GQ1H24AFR_CURRENTS,
+};
+
 /* GDDR6 of seed 000 Table 2 ("similar to RTX 2060 Super"): tRP=20 tRC=62 tRAS=50 tRCD=20
  * tRRD=10 tWR=20 tCL=20 tCCD=4, in GPGPU-Sim's 3500 MHz command clock (ratio 4: BL16 takes 4
  * cycles). One x16 channel -> 32 B bursts, 1 KB row (seed 000) = 32 bursts; 16 banks in 4 BG.
@@ -409,6 +457,8 @@ const struct dram_preset dram_presets[] = {
     {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 1 rank x 16 banks (4 BG)", &ddr4_2400},
     {"gddr5-gtx480", "GDDR5 H5GQ1H24AFR @924 MHz, GTX480 (6 x 64-bit, 177 GB/s)", &gddr5_gtx480},
     {"gddr5-6gbps", "GDDR5 6 Gb/s of seed 002 Table 4.1 (6 x 64-bit, 288 GB/s)", &gddr5_6gbps},
+    {"gddr5-6gbps-line", "gddr5-6gbps timed as seed 002 does: a 128 B line per access, 4 tCK",
+     &gddr5_6gbps_line},
     {"gddr6-rtx2060s", "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s)",
      &gddr6_rtx2060s},
     {"hbm2-qv100", "HBM2 of Accel-Sim QV100 @850 MHz (32 x 128-bit, 870 GB/s)", &hbm2_qv100},

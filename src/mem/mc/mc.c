@@ -189,7 +189,7 @@ struct mc {
     mc_done_fn done;
     void *done_ctx;
     struct dram_power *pw; /* the power model, called directly: it sees every command */
-    uint32_t pw_unit0;      /* its flat index of this channel's rank unit 0 */
+    uint32_t pw_unit0;     /* its flat index of this channel's rank unit 0 */
     mc_cmd_fn obs[NOBS];
     void *obs_ctx[NOBS];
     unsigned nobs;
@@ -1188,10 +1188,9 @@ static bool ci_pick_min(struct mc *m, struct mc_choice *ch) {
     struct mc_choice want;
     memset(&want, 0, sizeof want);
     bool any = m->pol->pick(m->pst, &m->view, &want);
-    WS_ASSERT(any == (b != UINT32_MAX) && (!any || (want.req == m->ci_cand[b] &&
-                                                    want.cmd == slot_cmd[m->ci_kind[b]])),
-              "mc ch%u policy %s: pick() is not the index's class-min choice", m->ch,
-              m->pol->name);
+    WS_ASSERT(any == (b != UINT32_MAX) &&
+                  (!any || (want.req == m->ci_cand[b] && want.cmd == slot_cmd[m->ci_kind[b]])),
+              "mc ch%u policy %s: pick() is not the index's class-min choice", m->ch, m->pol->name);
 #endif
     if (b == UINT32_MAX) return false;
     struct mc_req *r = m->ci_cand[b];

@@ -56,7 +56,7 @@ enum { WG_HIT_BIT = 1, WG_AHEAD_BIT = 2 };       /* scratch[WG_HIT]: predicted h
 enum { WG_MAX_SUSPEND = 4, WG_NO = UINT32_MAX }; /* successive overrides (Sec. 4.3.3) */
 
 struct wg_cfg {
-    int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, bank_q;
+    int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, wawd_singles, bank_q;
     int64_t cq_age, cq_streak;
     int close; /* WG_CLOSE_FIRST or WG_CLOSE_LAST */
 };
@@ -143,16 +143,19 @@ static const struct cfg_key basjf_keys[] = {
      "score of a request predicted to hit its bank's row (thesis: 1)"},
     {"mc.basjf.miss_cost", CFG_INT, OFF(miss_cost), "3", 0, 1000, NULL, "",
      "score of a predicted row miss (thesis: 3 = (tRP + tRCD + tCAS) / tCAS)"},
-    {"mc.basjf.age", CFG_INT, OFF(age), "1024", 1, 1 << 30, NULL, "tCK",
+    {"mc.basjf.age", CFG_INT, OFF(age), "4096", 1, 1 << 30, NULL, "tCK",
      "BASJF+AB's K: a complete group older than this goes first, oldest first (thesis: not "
-     "given; ours: 1024 command cycles, 3-5x the loaded read latency on gtx480's Type-1 "
-     "benchmarks; at 512 the age rule made 9 % of cfd's choices, old row misses, and halved its "
-     "bandwidth)"},
+     "given; ours: 4096 command cycles, 2.7 us on gtx480-6g, beyond the tail of its loaded "
+     "queueing: at 1024 the age rule forced old row misses often enough to cost sssp 15 % of "
+     "BASJF's IPC; at 512 on gtx480 it made 9 % of cfd's choices and halved its bandwidth)"},
     {"mc.basjf.preempt", CFG_INT, OFF(preempt), "8", 0, 1 << 20, NULL, "",
      "a new group preempts the one being admitted when its score is lower by more than this "
      "(thesis: 'sufficiently lower', not given)"},
     {"mc.wawd.margin", CFG_INT, OFF(wawd_margin), "8", 0, 1 << 20, NULL, "req",
      "WAWD starts this many writes before the drain watermark mc.wq_hi (thesis: 8)"},
+    {"mc.wawd.singles", CFG_INT, OFF(wawd_singles), "4096", 0, 4096, NULL, "groups",
+     "WAWD sends at most this many complete single-request groups of the batching unit ahead "
+     "of a drain (thesis: all of them; 4096 = no limit; 0 leaves only the groups in service)"},
 };
 static const struct cfg_key cq_keys[] = {
     {"mc.cq.age", CFG_INT, OFF(cq_age), "1024", 1, 1 << 30, NULL, "tCK",
@@ -608,8 +611,9 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     /* the batching unit's CAM only: reads that found it full formed single-request groups of
      * their own (overflow), and with a deep read queue sending all of them ahead postpones the
      * drain by hundreds of reads */
-    for (uint32_t i = 0; i < (uint32_t)p->cfg.groups; i++)
-        if (complete(&p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i);
+    uint32_t left = (uint32_t)p->cfg.wawd_singles;
+    for (uint32_t i = 0; i < (uint32_t)p->cfg.groups && left; i++)
+        if (complete(&p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i), left--;
 }
 
 /* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and

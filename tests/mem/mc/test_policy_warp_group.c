@@ -225,6 +225,38 @@ static void test_wawd(void **state) {
     finish(x, end);
 }
 
+/* WAWD's second step: wawd_queue plus group T (one read of bank R, bg 3, warp 4), arriving at 2
+ * and so complete at the trigger (6) without having been admitted. The thesis sends such
+ * single-request groups ahead of the drain: T's read goes before the first write. With
+ * mc.wawd.singles = 0 only the group in service (L) goes ahead and T waits for the drain. */
+static unsigned single_ahead(const char *set) {
+    char ini[512];
+    snprintf(ini, sizeof ini, WAWD_Q "policy=merb-wawd\n%s", set);
+    struct run *x = start(ini);
+    static const uint32_t rows[] = {5, 9, 11, 13, 15};
+    for (uint32_t i = 0; i < 5; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
+    enq_w(x, 5, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
+    run_to(x, 0, 2);
+    enq_w(x, 10, addr(x, 3, 0, 4, 0), false, 2, 0, 4);
+    run_to(x, 2, 6);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 6 + i, addr(x, 2, 0, 1, i), true, 6, 0, 3);
+    run_to(x, 6, 7);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 8 + i, addr(x, 2, 0, 1, 2 + i), true, 7, 0, 3);
+    uint64_t end = run_idle(x, 7);
+    unsigned n = 0;
+    for (unsigned i = 0; i < x->ncmd && x->cmd[i].cmd != DRAM_WR; i++)
+        n += x->cmd[i].cmd == DRAM_RD && x->cmd[i].bg == 3;
+    assert_int_equal(x->n, 11);
+    finish(x, end);
+    return n;
+}
+
+static void test_wawd_singles(void **state) {
+    (void)state;
+    assert_int_equal(single_ahead(""), 1);
+    assert_int_equal(single_ahead("wawd.singles=0\n"), 0);
+}
+
 /* frfcfs-cq, the thesis's baseline transaction scheduler, with bank queues of one read: bank P
  * has row 5 open; X1 and X2 (row 5) arrive, then A (row 9), B1 and B2 (row 5) one cycle later.
  * FR-FCFS admits the predicted hits B1, B2 before the older miss A; a streak cap of 3 lets only
@@ -314,6 +346,7 @@ int main(void) {
         cmocka_unit_test(test_bank_queue_bound),
         cmocka_unit_test(test_merb),
         cmocka_unit_test(test_wawd),
+        cmocka_unit_test(test_wawd_singles),
         cmocka_unit_test(test_frfcfs_cq),
         cmocka_unit_test(test_ideal_coordination),
         cmocka_unit_test(test_conservation),
