@@ -45,4 +45,5 @@ const struct mc_policy mc_policy_fcfs = {
     .destroy = fcfs_destroy,
     .pick = fcfs_pick,
     .bank_cand = fcfs_bank_cand,
+    .pick_class_min = true,
 };
