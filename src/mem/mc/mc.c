@@ -697,6 +697,8 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         mc_destroy(m);
         return NULL;
     }
+    WS_ASSERT(!m->pol->pick_class_min || m->pol->bank_cand,
+              "mc.policy %s: pick_class_min needs bank_cand", m->pol->name);
     if (m->pol->bank_cand) {
         m->ci_on = true;
         m->ci_cand = calloc(m->nbanks, sizeof *m->ci_cand);

@@ -155,7 +155,8 @@ static const struct cfg_key basjf_keys[] = {
      "WAWD starts this many writes before the drain watermark mc.wq_hi (thesis: 8)"},
     {"mc.wawd.singles", CFG_INT, OFF(wawd_singles), "4096", 0, 4096, NULL, "groups",
      "WAWD sends at most this many complete single-request groups of the batching unit ahead "
-     "of a drain (thesis: all of them; 4096 = no limit; 0 leaves only the groups in service)"},
+     "each time it acts (at the trigger and at the drain start), in CAM order (thesis: all of "
+     "them; 4096 = no limit; 0 leaves only the groups in service)"},
 };
 static const struct cfg_key cq_keys[] = {
     {"mc.cq.age", CFG_INT, OFF(cq_age), "1024", 1, 1 << 30, NULL, "tCK",
