@@ -125,10 +125,11 @@ static const struct dram_spec ddr4_2400 = {
 /* The Hynix H5GQ1H24AFR (1 Gb x32) GDDR5 organisation both GDDR5 presets share: six channels of
  * 2 chips = 64 bits -> 64 B bursts (BL8 at QDR data: 2 command cycles), 16 banks in 4 bank groups,
  * 4K rows, 2 KB page per chip -> 4 KB row = 64 bursts. */
-#define H5GQ1H24AFR_ORG                                                                            \
+#define H5GQ1H24AFR_ORG_BL(cols, bl)                                                               \
     .std = DRAM_GDDR5, .channels = 6, .pseudo_channels = 1, .ranks = 1, .bankgroups = 4,           \
-    .banks_per_group = 4, .rows = 4096, .columns = 64, .bus_bits = 64, .burst_length = 8,          \
+    .banks_per_group = 4, .rows = 4096, .columns = (cols), .bus_bits = 64, .burst_length = (bl),   \
     .dual_cmd_bus = false
+#define H5GQ1H24AFR_ORG H5GQ1H24AFR_ORG_BL(64, 8)
 
 /* Currents per x32 chip at 1.5 V: DRAMsim3 configs/GDDR5_1Gb_x32.ini, the same part at 6 Gb/s
  * (its tRCD 12 ns, tRFC 65 ns, tFAW 23 ns match the H5GQ1H24AFR as gem5 lists it): IDD0 490,
@@ -188,35 +189,21 @@ static const struct dram_spec gddr5_gtx480 = {
  * one), no t32AW (nor has USIMM), refresh as gddr5-gtx480 in ns (tREFI 3.9 us = 5850, tRFC 110 ns
  * = 165) [derived]. RTW = CL + nBL + 2 - WL as gddr5-gtx480. Currents: gddr5-gtx480's, which
  * DRAMsim3 lists for this part at 6 Gb/s. */
+/* Table 4.1's timings, shared by gddr5-6gbps and gddr5-6gbps-line (which differ only in the
+ * access size: nBL, tCCD, RTW and the columns of a row). */
+#define GDDR5_6GBPS_TIMING                                                                         \
+    .tCK_ps = 667, .CL = 18, .CWL = 4, .RCDRD = 18, .RCDWR = 18, .RP = 18, .RAS = 42, .RC = 60,    \
+    .RRD_S = 9, .RRD_L = 9, .FAW = 35, .X32AW = 0, .WTR_S = 8, .WTR_L = 8, .WR = 18, .RTP = 3,     \
+    .RTRS = 1, .REFI = 5850, .RFC = 165, .XP = 15, .XPDLL = 15, .CKE = 15
+
 static const struct dram_spec gddr5_6gbps = {
     .preset = "gddr5-6gbps",
     H5GQ1H24AFR_ORG,
-    .tCK_ps = 667,
+    GDDR5_6GBPS_TIMING,
     .nBL = 2,
-    .CL = 18,
-    .CWL = 4,
-    .RCDRD = 18,
-    .RCDWR = 18,
-    .RP = 18,
-    .RAS = 42,
-    .RC = 60,
-    .RRD_S = 9,
-    .RRD_L = 9,
-    .FAW = 35,
-    .X32AW = 0,
     .CCD_S = 2,
     .CCD_L = 3,
-    .WTR_S = 8,
-    .WTR_L = 8,
     .RTW = 18 + 2 + 2 - 4,
-    .WR = 18,
-    .RTP = 3,
-    .RTRS = 1,
-    .REFI = 5850,
-    .RFC = 165,
-    .XP = 15,
-    .XPDLL = 15,
-    .CKE = 15,
     H5GQ1H24AFR_CURRENTS,
 };
 
@@ -228,43 +215,12 @@ static const struct dram_spec gddr5_6gbps = {
  * 4 KB row holds 32 such accesses. RTW = CL + nBL + 2 - WL. Everything else is gddr5-6gbps's. */
 static const struct dram_spec gddr5_6gbps_line = {
     .preset = "gddr5-6gbps-line",
-    .std = DRAM_GDDR5,
-    .channels = 6,
-    .pseudo_channels = 1,
-    .ranks = 1,
-    .bankgroups = 4,
-    .banks_per_group = 4,
-    .rows = 4096,
-    .columns = 32,
-    .bus_bits = 64,
-    .burst_length = 16,
-    .dual_cmd_bus = false,
-    .tCK_ps = 667,
+    H5GQ1H24AFR_ORG_BL(32, 16),
+    GDDR5_6GBPS_TIMING,
     .nBL = 4,
-    .CL = 18,
-    .CWL = 4,
-    .RCDRD = 18,
-    .RCDWR = 18,
-    .RP = 18,
-    .RAS = 42,
-    .RC = 60,
-    .RRD_S = 9,
-    .RRD_L = 9,
-    .FAW = 35,
-    .X32AW = 0,
     .CCD_S = 4,
     .CCD_L = 4,
-    .WTR_S = 8,
-    .WTR_L = 8,
     .RTW = 18 + 4 + 2 - 4,
-    .WR = 18,
-    .RTP = 3,
-    .RTRS = 1,
-    .REFI = 5850,
-    .RFC = 165,
-    .XP = 15,
-    .XPDLL = 15,
-    .CKE = 15,
     H5GQ1H24AFR_CURRENTS,
 };
 
