@@ -794,7 +794,10 @@ int gpu_run(struct gpu *g, struct workload *w, struct ws_err *e) {
     }
     uint64_t end_core = g->clk.cyc[CLK_CORE];
     if (!g->sum.stopped_early) {
-        /* Let the L2's writebacks reach the DRAM, then prove everything drained. */
+        /* Let the L2's writebacks reach the DRAM, then prove everything drained. The kernels
+         * are over, so the controllers drain their writes even with mc.drain_when_no_reads off. */
+        memsys_flush(g->ms, g->clk.cyc[CLK_DRAM]);
+        if (memsys_next_event(g->ms) < g->dram_next) g->dram_next = memsys_next_event(g->ms);
         if (step_until(g, drained, t0, e) != 0) return -1;
         if (req_pool_live(&g->pool) != 0)
             return ws_fail(e, "internal: %llu requests never came back",

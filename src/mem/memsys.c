@@ -183,6 +183,14 @@ uint64_t memsys_next_event(const struct memsys *ms) {
     return ms->next;
 }
 
+void memsys_flush(struct memsys *ms, uint64_t now) {
+    for (uint32_t ch = 0; ch < ms->nch; ch++) {
+        mc_flush(ms->mc[ch], now);
+        uint64_t x = mc_next_event(ms->mc[ch]);
+        if (x < ms->next) ms->next = x;
+    }
+}
+
 bool memsys_idle(const struct memsys *ms) {
     for (uint32_t ch = 0; ch < ms->nch; ch++)
         if (!mc_idle(ms->mc[ch])) return false;

@@ -45,6 +45,8 @@ int memsys_tick(struct memsys *ms, uint64_t now, struct ws_err *e);
 /* Earliest cycle any channel has something to do (DRAM_NEVER when all are idle). */
 uint64_t memsys_next_event(const struct memsys *ms);
 bool memsys_idle(const struct memsys *ms);
+/* End of input at cycle `now` (mc_flush on every channel): queued writes drain. */
+void memsys_flush(struct memsys *ms, uint64_t now);
 
 /* Ends the run at cycle `end`: closes accounting, checks refresh obligations (checker), computes
  * energy, fills the summary. */

@@ -121,6 +121,11 @@ static uint64_t at_next_event(void *st, uint64_t now) {
     return memsys_can_accept(a->ms, a->rec.addr, a->rec.is_write) ? now + 1 : DRAM_NEVER;
 }
 
+static bool at_exhausted(void *st) {
+    const struct addrtrace *a = st;
+    return a->eof && !a->have;
+}
+
 static bool at_finished(void *st) {
     struct addrtrace *a = st;
     bool done = a->eof && !a->have && a->st.completed == a->st.requests;
@@ -139,6 +144,7 @@ const struct drive_ops addrtrace_ops = {
     .name = "address trace",
     .inject = at_inject,
     .next_event = at_next_event,
+    .exhausted = at_exhausted,
     .finished = at_finished,
     .on_done = at_on_done,
 };

@@ -18,9 +18,14 @@ int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, struct d
     struct done_ctx d = {ops, st, 0};
     memsys_set_done_cb(ms, on_done, &d);
     uint64_t now = 0, visited = 0;
+    bool flushed = false;
     for (;;) {
         visited++;
         if (ops->inject(st, ms, now, e) != 0) return -1;
+        if (!flushed && ops->exhausted(st)) {
+            memsys_flush(ms, now);
+            flushed = true;
+        }
         if (memsys_tick(ms, now, e) != 0) return -1;
         if (ops->finished(st) && memsys_idle(ms)) break;
         uint64_t a = ops->next_event(st, now), b = memsys_next_event(ms);

@@ -19,6 +19,9 @@ struct drive_ops {
     /* Next cycle (> now) at which inject has something new to do, DRAM_NEVER when it only waits
      * for completions. Called after the controllers ticked `now`. */
     uint64_t (*next_event)(void *st, uint64_t now);
+    /* True once the source will offer no more requests (its input has ended; some may still be
+     * outstanding): the controllers are then told to drain their writes (memsys_flush). */
+    bool (*exhausted)(void *st);
     /* True when the source is exhausted and nothing of it is outstanding. */
     bool (*finished)(void *st);
     /* Completion of one of its requests (ts[MEM_TS_DATA] = when the data is done). */

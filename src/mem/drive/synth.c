@@ -210,6 +210,11 @@ static uint64_t synth_next_event(void *st, uint64_t now) {
     return DRAM_NEVER;
 }
 
+static bool synth_exhausted(void *st) {
+    const struct synth *s = st;
+    return s->i >= (uint64_t)s->cfg.requests && !s->have && !s->backlog;
+}
+
 static bool synth_finished(void *st) {
     const struct synth *s = st;
     return s->i >= (uint64_t)s->cfg.requests && !s->have && !s->backlog &&
@@ -225,6 +230,7 @@ const struct drive_ops synth_ops = {
     .name = "synthetic",
     .inject = synth_inject,
     .next_event = synth_next_event,
+    .exhausted = synth_exhausted,
     .finished = synth_finished,
     .on_done = synth_on_done,
 };

@@ -488,6 +488,14 @@ static uint64_t front_next_event(void *st, uint64_t now) {
     return n == CPU_NEVER ? DRAM_NEVER : n / f->mult + 1;
 }
 
+/* Every trace fetched to its end: nothing more will be offered. */
+static bool front_exhausted(void *st) {
+    const struct usimm_front *f = st;
+    for (unsigned i = 0; i < f->ncores; i++)
+        if (!f->core[i].tracedone) return false;
+    return true;
+}
+
 static bool front_finished(void *st) {
     return ((struct usimm_front *)st)->done;
 }
@@ -528,6 +536,7 @@ const struct drive_ops usimm_front_ops = {
     .name = "usimm",
     .inject = front_inject,
     .next_event = front_next_event,
+    .exhausted = front_exhausted,
     .finished = front_finished,
     .on_done = front_on_done,
 };

@@ -176,6 +176,7 @@ struct mc {
     bool *ref_pending;
 
     bool draining, wm_drain;
+    bool flush; /* mc_flush(): no more input */
     uint64_t seq;
     uint64_t now, wake, wake_req, min_seen;
     uint64_t occ_t; /* cycle up to which occupancy is accounted */
@@ -805,6 +806,13 @@ bool mc_idle(const struct mc *m) {
     return m->len[0] == 0 && m->len[1] == 0;
 }
 
+void mc_flush(struct mc *m, uint64_t now) {
+    if (m->flush) return;
+    m->flush = true;
+    /* only a change when drain_when_no_reads is off: wake to start the drain */
+    if (!m->cfg.drain_when_no_reads && m->len[MC_WRITEQ] && m->wake > now) m->wake = now;
+}
+
 static void account(struct mc *m, uint64_t now) {
     if (now <= m->occ_t) return;
     uint64_t dt = now - m->occ_t;
@@ -1166,7 +1174,8 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
 }
 
 /* Drain mode: a watermark drain starts at wq_hi and holds until wq_lo; independently, writes
- * drain whenever no read is queued (if enabled). An episode is counted when draining starts. */
+ * drain whenever no read is queued (if enabled, or once the input has ended: mc_flush). An episode
+ * is counted when draining starts. */
 static void update_drain(struct mc *m) {
     uint32_t wq = m->len[MC_WRITEQ], rq = m->len[MC_READQ];
     bool was = m->draining;
@@ -1174,7 +1183,7 @@ static void update_drain(struct mc *m) {
         m->wm_drain = true;
     else if (m->wm_drain && wq <= (uint32_t)m->cfg.wq_lo)
         m->wm_drain = false;
-    m->draining = m->wm_drain || (m->cfg.drain_when_no_reads && rq == 0 && wq > 0);
+    m->draining = m->wm_drain || ((m->cfg.drain_when_no_reads || m->flush) && rq == 0 && wq > 0);
     if (m->draining && !was) m->st.drains++;
 }
 

@@ -108,6 +108,10 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e);
 /* Earliest cycle > last tick at which mc_tick could do anything (DRAM_NEVER when idle). */
 uint64_t mc_next_event(const struct mc *m);
 bool mc_idle(const struct mc *m);
+/* End of input at cycle `now`: no request will come any more, so queued writes drain once no read
+ * is queued even with mc.drain_when_no_reads off (they would otherwise wait below mc.wq_hi for
+ * ever and the run would never end). */
+void mc_flush(struct mc *m, uint64_t now);
 uint32_t mc_queue_len(const struct mc *m, enum mc_q q);
 /* A queued request with this burst address in queue q, or NULL. */
 const struct mc_req *mc_find(const struct mc *m, enum mc_q q, uint64_t burst_addr);

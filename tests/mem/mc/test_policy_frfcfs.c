@@ -125,7 +125,8 @@ static void test_first_ready(void **state) {
 }
 
 /* Write drain by watermarks alone (drain_when_no_reads off): three writes wait while reads are
- * served and after; the fourth reaches wq_hi = 4 and the drain serves writes down to wq_lo = 1. */
+ * served and after; the fourth reaches wq_hi = 4 and the drain serves writes down to wq_lo = 1;
+ * the last one waits for the end of input (memsys_flush). */
 static void test_watermarks(void **state) {
     (void)state;
     struct run *x = start(FRFCFS "wq_hi=4\nwq_lo=1\ndrain_when_no_reads=false\n");
@@ -146,7 +147,18 @@ static void test_watermarks(void **state) {
     assert_int_equal(mc_queue_len(m, MC_WRITEQ), 1);
     assert_int_equal(stats(x)->writes, 3);
     assert_int_equal(stats(x)->drains, 1);
-    finish(x, 1200);
+    /* the last write stays below wq_lo with nothing else queued, until the input ends: then it
+     * drains at once (the row is still open: WR at the flush cycle) */
+    run_to(x, 1200, 1800);
+    assert_int_equal(mc_queue_len(m, MC_WRITEQ), 1);
+    memsys_flush(x->ms, 1800);
+    run_to(x, 1800, 2400);
+    static const uint64_t flushed[] = {0, 1, 2, 3, 100, 101, 102, 103},
+                          fcols[] = {17, 23, 29, 35, 600, 606, 612, 1800};
+    EXPECT_SERVED(x, flushed, fcols);
+    assert_int_equal(stats(x)->writes, 4);
+    assert_int_equal(stats(x)->drains, 2);
+    finish(x, 2400);
 }
 
 /* Reads queued and the write queue below wq_hi: reads first, then the writes drain because no
