@@ -32,8 +32,8 @@
  *    oldest complete group with a predicted miss is taken;
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
  *    mc.wawd.margin (once per approach) and again when the drain starts, the in-service and
- *    suspended groups are admitted whole and complete single-request groups at once; those
- *    reads are served before the drain's first write;
+ *    suspended groups are admitted whole and complete single-request groups at once (into bank
+ *    queues with room, mc.wawd.fit); those reads are served before the drain's first write;
  *  - basjf-ideal (Ideal Coordination, Sec. 2.10, an oracle): as basjf-ab, and a controller that
  *    selects a group names its warp to every other controller at once (the shared warp table's
  *    marks); they take complete groups of the warps other controllers are serving first, oldest
@@ -59,6 +59,7 @@ struct wg_cfg {
     int64_t window, groups, hit_cost, miss_cost, age, preempt, wawd_margin, wawd_singles, bank_q;
     int64_t cq_age, cq_streak;
     int close; /* WG_CLOSE_FIRST or WG_CLOSE_LAST */
+    bool wawd_fit;
 };
 enum { WG_CLOSE_FIRST, WG_CLOSE_LAST, WG_CLOSE_ORACLE };
 static const char *const close_names[] = {"first", "last", "oracle", NULL};
@@ -157,6 +158,10 @@ static const struct cfg_key basjf_keys[] = {
      "WAWD sends at most this many complete single-request groups of the batching unit ahead "
      "each time it acts (at the trigger and at the drain start), in CAM order (thesis: all of "
      "them; 4096 = no limit; 0 leaves only the groups in service)"},
+    {"mc.wawd.fit", CFG_BOOL, OFF(wawd_fit), "true", 0, 0, NULL, "",
+     "WAWD puts a single-request group only into a bank command queue with room (mc.wg.bank_q), "
+     "as hardware queues of that depth would; false: into any, past the depth (the groups in "
+     "service go whole either way, as the thesis says)"},
 };
 static const struct cfg_key cq_keys[] = {
     {"mc.cq.age", CFG_INT, OFF(cq_age), "1024", 1, 1 << 30, NULL, "tCK",
@@ -614,7 +619,9 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
      * drain by hundreds of reads */
     uint32_t left = (uint32_t)p->cfg.wawd_singles;
     for (uint32_t i = 0; i < (uint32_t)p->cfg.groups && left; i++)
-        if (complete(&p->g[i], now) && p->g[i].n == 1) admit_ahead(p, v, i), left--;
+        if (complete(&p->g[i], now) && p->g[i].n == 1 &&
+            (!p->cfg.wawd_fit || p->bq[p->g[i].head->bank].n < (uint32_t)p->cfg.bank_q))
+            admit_ahead(p, v, i), left--;
 }
 
 /* One admission per cycle: pick() runs every cycle while a group waits (the wakes below), and

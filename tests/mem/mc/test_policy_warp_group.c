@@ -228,8 +228,11 @@ static void test_wawd(void **state) {
 /* WAWD's second step: wawd_queue plus group T (one read of bank R, bg 3, warp 4), arriving at 2
  * and so complete at the trigger (6) without having been admitted. The thesis sends such
  * single-request groups ahead of the drain: T's read goes before the first write. With
- * mc.wawd.singles = 0 only the group in service (L) goes ahead and T waits for the drain. */
-static unsigned single_ahead(const char *set) {
+ * mc.wawd.singles = 0 only the group in service (L) goes ahead and T waits for the drain. With
+ * `two`, a second such group U (warp 5) reads bank R too, and all four writes come at 6, so that
+ * WAWD acts once, as the drain starts: R's queue (one read) takes T only and U waits for the
+ * drain, unless mc.wawd.fit is off. */
+static unsigned single_ahead(const char *set, bool two) {
     char ini[512];
     snprintf(ini, sizeof ini, WAWD_Q "policy=merb-wawd\n%s", set);
     struct run *x = start(ini);
@@ -238,23 +241,27 @@ static unsigned single_ahead(const char *set) {
     enq_w(x, 5, addr(x, 1, 0, 7, 0), false, 0, 0, 2);
     run_to(x, 0, 2);
     enq_w(x, 10, addr(x, 3, 0, 4, 0), false, 2, 0, 4);
+    if (two) enq_w(x, 11, addr(x, 3, 0, 4, 1), false, 2, 0, 5);
     run_to(x, 2, 6);
     for (uint32_t i = 0; i < 2; i++) enq_w(x, 6 + i, addr(x, 2, 0, 1, i), true, 6, 0, 3);
-    run_to(x, 6, 7);
-    for (uint32_t i = 0; i < 2; i++) enq_w(x, 8 + i, addr(x, 2, 0, 1, 2 + i), true, 7, 0, 3);
-    uint64_t end = run_idle(x, 7);
+    if (!two) run_to(x, 6, 7);
+    for (uint32_t i = 0; i < 2; i++)
+        enq_w(x, 8 + i, addr(x, 2, 0, 1, 2 + i), true, two ? 6 : 7, 0, 3);
+    uint64_t end = run_idle(x, two ? 6 : 7);
     unsigned n = 0;
     for (unsigned i = 0; i < x->ncmd && x->cmd[i].cmd != DRAM_WR; i++)
         n += x->cmd[i].cmd == DRAM_RD && x->cmd[i].bg == 3;
-    assert_int_equal(x->n, 11);
+    assert_int_equal(x->n, two ? 12 : 11);
     finish(x, end);
     return n;
 }
 
 static void test_wawd_singles(void **state) {
     (void)state;
-    assert_int_equal(single_ahead(""), 1);
-    assert_int_equal(single_ahead("wawd.singles=0\n"), 0);
+    assert_int_equal(single_ahead("", false), 1);
+    assert_int_equal(single_ahead("wawd.singles=0\n", false), 0);
+    assert_int_equal(single_ahead("", true), 1);
+    assert_int_equal(single_ahead("wawd.fit=false\n", true), 2);
 }
 
 /* frfcfs-cq, the thesis's baseline transaction scheduler, with bank queues of one read: bank P
