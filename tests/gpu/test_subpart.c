@@ -139,53 +139,43 @@ static void test_miss_then_hit(void **state) {
     rig_free(&r);
 }
 
-/* Caches without sectors (gtx480-6g, GPGPU-Sim 3.1.2): a miss fetches the whole 128 B line, two
- * 64 B GDDR5 bursts to one row, and the rest of the line then hits. */
-static void test_unsectored_line(void **state) {
-    (void)state;
+/* A miss on a cache without sectors fetches the whole 128 B line in `reads` DRAM reads, of which
+ * `row_hits` find the row open; the rest of the line then hits in the L2. */
+static void line_fill(const char *ini, uint64_t reads, uint64_t row_hits) {
     struct rig r;
-    rig_init_mem(
-        &r, 0,
-        "[dram]\npreset = gddr5-6gbps\nchannels = 1\n[addr]\nmap = row:ba:bg:col:ch:col/2\n"
-        "[mc]\ncheck = true\n",
-        128);
+    rig_init_mem(&r, 0, ini, 128);
     struct mem_req a = req(0x10000, MEM_LOAD, 0x1);
     roundtrip(&r, &a, 2000);
     assert_true(a.offchip);
-    assert_int_equal(subpart_stats(r.sp)->dram_reads, 2);
+    assert_int_equal(subpart_stats(r.sp)->dram_reads, reads);
     struct mem_req b = req(0x10060, MEM_LOAD, 0x1);
     assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
     assert_false(b.offchip);
-    assert_int_equal(subpart_stats(r.sp)->dram_reads, 2);
+    assert_int_equal(subpart_stats(r.sp)->dram_reads, reads);
     while (!subpart_idle(r.sp)) step(&r);
     struct ws_err e = {{0}};
     assert_int_equal(memsys_finish(r.ms, r.now, &e), 0);
-    assert_int_equal(memsys_summary(r.ms)->reads, 2);
-    assert_int_equal(memsys_summary(r.ms)->row_hits, 1); /* the second burst, behind the ACT */
+    assert_int_equal(memsys_summary(r.ms)->reads, reads);
+    assert_int_equal(memsys_summary(r.ms)->row_hits, row_hits);
     rig_free(&r);
+}
+
+/* Caches without sectors (gtx480-6g, GPGPU-Sim 3.1.2) on gddr5-6gbps: the line is two 64 B
+ * bursts to one row; the second is a row hit behind the ACT. */
+static void test_unsectored_line(void **state) {
+    (void)state;
+    line_fill("[dram]\npreset = gddr5-6gbps\nchannels = 1\n[addr]\nmap = row:ba:bg:col:ch:col/2\n"
+              "[mc]\ncheck = true\n",
+              2, 1);
 }
 
 /* The same on gddr5-6gbps-line (gtx480-6g's memory, timed as seed 002 does): the line is one
  * 128 B access, one read command. */
 static void test_unsectored_line_one_access(void **state) {
     (void)state;
-    struct rig r;
-    rig_init_mem(&r, 0,
-                 "[dram]\npreset = gddr5-6gbps-line\nchannels = 1\n[addr]\nmap = "
-                 "row:ba:bg:col:ch:col/1\n[mc]\ncheck = true\n",
-                 128);
-    struct mem_req a = req(0x10000, MEM_LOAD, 0x1);
-    roundtrip(&r, &a, 2000);
-    assert_true(a.offchip);
-    assert_int_equal(subpart_stats(r.sp)->dram_reads, 1);
-    struct mem_req b = req(0x10060, MEM_LOAD, 0x1);
-    assert_int_equal(roundtrip(&r, &b, 100), HIT_LAT);
-    while (!subpart_idle(r.sp)) step(&r);
-    struct ws_err e = {{0}};
-    assert_int_equal(memsys_finish(r.ms, r.now, &e), 0);
-    assert_int_equal(memsys_summary(r.ms)->reads, 1);
-    assert_int_equal(memsys_summary(r.ms)->row_hits, 0);
-    rig_free(&r);
+    line_fill("[dram]\npreset = gddr5-6gbps-line\nchannels = 1\n[addr]\nmap = "
+              "row:ba:bg:col:ch:col/1\n[mc]\ncheck = true\n",
+              1, 0);
 }
 
 /* gpu.dram_latency: the same miss, with nothing else in flight, comes back exactly that many L2

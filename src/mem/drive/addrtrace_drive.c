@@ -128,7 +128,7 @@ static bool at_exhausted(void *st) {
 
 static bool at_finished(void *st) {
     struct addrtrace *a = st;
-    bool done = a->eof && !a->have && a->st.completed == a->st.requests;
+    bool done = at_exhausted(st) && a->st.completed == a->st.requests;
     if (done)
         a->st.avg_read_lat = a->st.reads ? (double)a->st.read_lat_sum / (double)a->st.reads : 0;
     return done;

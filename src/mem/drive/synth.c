@@ -217,8 +217,7 @@ static bool synth_exhausted(void *st) {
 
 static bool synth_finished(void *st) {
     const struct synth *s = st;
-    return s->i >= (uint64_t)s->cfg.requests && !s->have && !s->backlog &&
-           s->st.completed == s->st.requests;
+    return synth_exhausted(st) && s->st.completed == s->st.requests;
 }
 
 static void synth_on_done(void *st, const struct mc_req *r) {

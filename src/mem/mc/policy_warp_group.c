@@ -347,6 +347,11 @@ static bool complete(const struct group *g, uint64_t now) {
     return g->used && g->n && now >= g->ready;
 }
 
+/* Whether bank b's command queue can take another read (mc.wg.bank_q). */
+static bool room(const struct wg *p, uint32_t b) {
+    return p->bq[b].n < (uint32_t)p->cfg.bank_q;
+}
+
 /* Row the next request admitted to bank b will follow. */
 static int32_t prev_row(const struct wg *p, const struct mc_view *v, uint32_t b) {
     return p->bq[b].n ? p->bq[b].last_row : mcv_open_row(v, b);
@@ -381,7 +386,7 @@ static int64_t score(struct wg *p, const struct mc_view *v, const struct group *
 /* Whether some unadmitted read of the group has room in its bank queue. */
 static bool admissible(const struct wg *p, const struct group *g) {
     for (const struct mc_req *r = g->head; r; r = link_next(r))
-        if (p->bq[r->bank].n < (uint32_t)p->cfg.bank_q) return true;
+        if (room(p, r->bank)) return true;
     return false;
 }
 
@@ -497,7 +502,7 @@ static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct
  * the oldest one whose bank queue has room (false when none has). */
 static bool admit_one(struct wg *p, const struct mc_view *v, uint32_t gi, bool bounded) {
     struct mc_req *r = p->g[gi].head, *prev = NULL;
-    while (bounded && r && p->bq[r->bank].n >= (uint32_t)p->cfg.bank_q) prev = r, r = link_next(r);
+    while (bounded && r && !room(p, r->bank)) prev = r, r = link_next(r);
     if (!r) return false;
     admit_req(p, v, gi, r, prev);
     return true;
@@ -514,7 +519,7 @@ static void admit_frfcfs(struct wg *p, const struct mc_view *v, uint64_t now) {
     for (struct mc_req *r = mcv_head(v, MC_READQ); r; r = r->qnext) {
         if (!r->scratch[WG_GROUP]) continue; /* admitted already */
         const struct bankq *q = &p->bq[r->bank];
-        if (q->n >= (uint32_t)p->cfg.bank_q) continue;
+        if (!room(p, r->bank)) continue;
         if (!oldest) {
             oldest = r;
             if (now - r->arrive > (uint64_t)p->cfg.cq_age) break;
@@ -621,7 +626,7 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     uint32_t left = (uint32_t)p->cfg.wawd_singles;
     for (uint32_t i = 0; i < (uint32_t)p->cfg.groups && left; i++)
         if (complete(&p->g[i], now) && p->g[i].n == 1 &&
-            (!p->cfg.wawd_fit || p->bq[p->g[i].head->bank].n < (uint32_t)p->cfg.bank_q))
+            (!p->cfg.wawd_fit || room(p, p->g[i].head->bank)))
             admit_ahead(p, v, i), left--;
 }
 
