@@ -26,12 +26,14 @@ struct bank {
     struct ev rd, wr; /* last read / write to the bank since that ACT */
     struct ev pre;    /* last command that closed the bank: PRE, PREA, RDA or WRA */
     uint64_t pre_at;  /* cycle the precharge began: pre.cycle, or later for RDA/WRA */
+    struct ev ref;    /* last per-bank refresh (REFPB) of this bank */
     bool open;
 };
 
 /* A rank unit (ch, pc, rank): the scope of tRRD, tFAW, tCCD, tWTR, refresh and power-down. */
 struct unit {
     struct ev ref;           /* last REF */
+    struct ev refpb;         /* last REFPB, any bank */
     struct ev pde;           /* PDEF/PDES that entered the current power-down; none when up */
     struct ev pdx;           /* last PDX */
     int64_t xp;              /* tXP or tXPDLL owed after pdx */
@@ -113,7 +115,7 @@ static void describe(char *buf, size_t n, const struct dram_cmd_rec *r) {
     if (w < 0 || (size_t)w >= n) return;
     if (r->cmd == DRAM_ACT)
         snprintf(buf + w, n - (size_t)w, " bg%u bank%u row %u", r->bg, r->bank, r->row);
-    else if (r->cmd == DRAM_PRE)
+    else if (r->cmd == DRAM_PRE || r->cmd == DRAM_REFPB)
         snprintf(buf + w, n - (size_t)w, " bg%u bank%u", r->bg, r->bank);
     else if (dram_cmd_is_col(r->cmd))
         snprintf(buf + w, n - (size_t)w, " bg%u bank%u row %u col %u", r->bg, r->bank, r->row,
@@ -235,6 +237,30 @@ uint64_t dram_checker_ncommands(const struct dram_checker *k) {
 
 /* ---- checks ---- */
 
+/* The last command that refreshed bank b of unit u: the unit's REF or the bank's REFPB, whichever
+ * came later (kind 0 when neither has happened). */
+static const struct ev *last_refresh(const struct unit *u, const struct bank *b) {
+    return b->ref.kind && (!u->ref.kind || b->ref.cycle > u->ref.cycle) ? &b->ref : &u->ref;
+}
+
+/* tREFI: r refreshes bank b; it may come at most 9 x tREFI after the bank's last refresh (JEDEC
+ * lets a controller postpone up to 8 refreshes). */
+static int check_refi(const struct dram_checker *k, const struct dram_cmd_rec *r,
+                      const struct unit *u, const struct bank *b, struct ws_err *e) {
+    const struct dram_spec *s = &k->s;
+    if (s->REFI <= 0) return 0;
+    const struct ev *p = last_refresh(u, b);
+    const uint64_t from = p->kind ? p->cycle : 0;
+    const int64_t most = 9 * s->REFI;
+    if ((int64_t)(r->cycle - from) <= most) return 0;
+    char suf[120];
+    snprintf(suf, sizeof suf, " (at most 9 x tREFI = %lld)", (ll)most);
+    if (p->kind)
+        return fail_state(e, "tREFI", r, p, suf, "is %lld cycles after", (ll)(r->cycle - from));
+    return fail_state(e, "tREFI", r, NULL, suf,
+                      "is the bank's first refresh, %llu cycles after cycle 0", (ull)r->cycle);
+}
+
 static int check_addr(const struct dram_checker *k, const struct dram_cmd_rec *r,
                       struct ws_err *e) {
     const struct dram_spec *s = &k->s;
@@ -250,7 +276,8 @@ static int check_addr(const struct dram_checker *k, const struct dram_cmd_rec *r
     RANGE(ch, "channels", s->channels);
     RANGE(pc, "pseudo_channels", s->pseudo_channels);
     RANGE(rank, "ranks", s->ranks);
-    if (r->cmd == DRAM_ACT || r->cmd == DRAM_PRE || dram_cmd_is_col(r->cmd)) {
+    if (r->cmd == DRAM_ACT || r->cmd == DRAM_PRE || r->cmd == DRAM_REFPB ||
+        dram_cmd_is_col(r->cmd)) {
         RANGE(bg, "bankgroups", s->bankgroups);
         RANGE(bank, "banks_per_group", s->banks_per_group);
     }
@@ -328,6 +355,8 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
                               "activates a bank that is already open, opened by");
         GAP("tRP", &b->pre, (int64_t)(b->pre_at - b->pre.cycle) + s->RP);
         GAP("tRC", &b->act, s->RC);
+        GAP("tRFCpb", &b->ref, s->RFCpb);
+        GAP("tRREFD", &u->refpb, s->RREFD);
         for (uint32_t g = 0; g < nbg; g++)
             GAP(g == r->bg ? "tRRD_L" : "tRRD_S", &k->act_bg[ui * nbg + g],
                 g == r->bg ? s->RRD_L : s->RRD_S);
@@ -411,20 +440,23 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
         for (uint32_t i = 0; i < k->nbanks; i++) {
             const struct bank *q = &k->bank[ui * k->nbanks + i];
             GAP("tRP", &q->pre, (int64_t)(q->pre_at - q->pre.cycle) + s->RP);
+            GAP("tRFCpb", &q->ref, s->RFCpb);
+            if (check_refi(k, r, u, q, e)) return -1;
         }
-        if (s->REFI > 0) {
-            const uint64_t from = u->ref.kind ? u->ref.cycle : 0;
-            const int64_t most = 9 * s->REFI;
-            if ((int64_t)(t - from) > most) {
-                char suf[120];
-                snprintf(suf, sizeof suf, " (at most 9 x tREFI = %lld)", (ll)most);
-                if (u->ref.kind)
-                    return fail_state(e, "tREFI", r, &u->ref, suf, "is %lld cycles after",
-                                      (ll)(t - from));
-                return fail_state(e, "tREFI", r, NULL, suf,
-                                  "is the rank's first REF, %llu cycles after cycle 0", (ull)t);
-            }
-        }
+        break;
+    case DRAM_REFPB:
+        if (s->RFCpb <= 0)
+            return fail_state(e, "per-bank refresh", r, NULL, "",
+                              "is a per-bank refresh, which preset '%s' does not have (dram.RFCpb "
+                              "= 0)",
+                              s->preset);
+        if (b->open)
+            return fail_state(e, "bank open", r, &b->act, "",
+                              "refreshes a bank that is open, opened by");
+        GAP("tRP", &b->pre, (int64_t)(b->pre_at - b->pre.cycle) + s->RP);
+        GAP("tRFCpb", &b->ref, s->RFCpb);
+        GAP("tRREFD", &u->refpb, s->RREFD);
+        if (check_refi(k, r, u, b, e)) return -1;
         break;
     case DRAM_PDEF:
         break;
@@ -506,6 +538,10 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
     case DRAM_REF:
         u->ref = v;
         break;
+    case DRAM_REFPB:
+        b->ref = v;
+        u->refpb = v;
+        break;
     case DRAM_PDEF:
     case DRAM_PDES:
         u->pde = v;
@@ -527,24 +563,28 @@ int dram_checker_finish(struct dram_checker *k, uint64_t end_cycle, struct ws_er
     if (s->REFI <= 0) return 0;
     const int64_t most = 9 * s->REFI;
     const size_t nunit = (size_t)(s->channels * s->pseudo_channels * s->ranks);
-    for (size_t ui = 0; ui < nunit; ui++) {
+    for (size_t bi = 0; bi < nunit * k->nbanks; bi++) {
+        const size_t ui = bi / k->nbanks;
         const struct unit *u = &k->unit[ui];
-        const uint64_t from = u->ref.kind ? u->ref.cycle : 0;
+        const struct ev *p = last_refresh(u, &k->bank[bi]);
+        const uint64_t from = p->kind ? p->cycle : 0;
         if (end_cycle <= from || (int64_t)(end_cycle - from) <= most) continue;
         const unsigned rank = (unsigned)(ui % (size_t)s->ranks);
         const size_t busi = ui / (size_t)s->ranks;
         const unsigned pc = (unsigned)(busi % (size_t)s->pseudo_channels);
         const unsigned ch = (unsigned)(busi / (size_t)s->pseudo_channels);
-        char since[200] = "cycle 0 (no REF at all)";
-        if (u->ref.kind) {
+        char since[200] = "cycle 0 (no refresh at all)";
+        if (p->kind) {
             char d[160];
-            describe_ev(d, sizeof d, &u->ref);
-            snprintf(since, sizeof since, "%s at cycle %llu", d, (ull)u->ref.cycle);
+            describe_ev(d, sizeof d, p);
+            snprintf(since, sizeof since, "%s at cycle %llu", d, (ull)p->cycle);
         }
         return ws_fail(e,
-                       "DRAM protocol violation: tREFI: rank ch%u pc%u rank%u has had no REF for "
-                       "%lld cycles at end cycle %llu, since %s (at most 9 x tREFI = %lld)",
-                       ch, pc, rank, (ll)(end_cycle - from), (ull)end_cycle, since, (ll)most);
+                       "DRAM protocol violation: tREFI: rank ch%u pc%u rank%u bank %u has had no "
+                       "refresh for %lld cycles at end cycle %llu, since %s (at most 9 x tREFI = "
+                       "%lld)",
+                       ch, pc, rank, (unsigned)(bi % k->nbanks), (ll)(end_cycle - from),
+                       (ull)end_cycle, since, (ll)most);
     }
     return 0;
 }

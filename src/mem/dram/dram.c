@@ -112,6 +112,10 @@ uint64_t dram_ready_at(const struct dram_chan *c, enum dram_cmd cmd, const struc
         return max2(t, r->next_pde);
     case DRAM_PDX:
         return DRAM_NEVER; /* not powered down */
+    case DRAM_REFPB:
+        /* one closed bank, past its own fences (tRP, tRC, an earlier REFPB's tRFCpb) */
+        if (s->RFCpb == 0 || b->open_row >= 0) return DRAM_NEVER;
+        return max2(t, max2(b->next_act, r->next_refpb));
     case DRAM_NCMD:
         break;
     }
@@ -167,6 +171,7 @@ void dram_issue_at(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
         push(&b->next_pre, now + (uint64_t)s->RAS);
         push(&g->next_act, now + (uint64_t)s->RRD_L);
         push(&r->next_act, now + (uint64_t)s->RRD_S);
+        push(&r->next_refpb, now + (uint64_t)s->RRD_S);
         push(&r->next_pde, now + 1);
         r->nact++;
         r->faw[r->faw_pos] = now;
@@ -252,6 +257,16 @@ void dram_issue_at(struct dram_chan *c, enum dram_cmd cmd, const struct dram_add
         push(&r->next_any, now + (uint64_t)(r->pd == 2 ? s->XPDLL : s->XP));
         r->pd = 0;
         break;
+    case DRAM_REFPB: {
+        /* the bank is busy for tRFCpb; the rank's other banks only wait tRREFD to activate */
+        uint64_t until = now + (uint64_t)s->RFCpb;
+        b->ref_until = until;
+        push(&b->next_act, until);
+        push(&r->next_act, now + (uint64_t)s->RREFD);
+        push(&r->next_refpb, now + (uint64_t)s->RREFD);
+        push(&r->next_pde, until);
+        break;
+    }
     case DRAM_NCMD:
         break;
     }
@@ -262,7 +277,7 @@ enum dram_bank_state dram_bank_state_at(const struct dram_chan *c, const struct 
     const struct dram_rank *r = &c->rank[dram_unit_of(c, a)];
     const struct dram_bank *b = &c->bank[dram_bank_index(c, a)];
     if (r->pd) return DRAM_BANK_POWERDOWN;
-    if (now < r->ref_until) return DRAM_BANK_REFRESHING;
+    if (now < r->ref_until || now < b->ref_until) return DRAM_BANK_REFRESHING;
     if (b->open_row >= 0)
         return now < b->act_at + (uint64_t)c->s->RCDRD ? DRAM_BANK_ACTIVATING : DRAM_BANK_ACTIVE;
     if (now < b->next_act && now < b->closed_at + (uint64_t)c->s->RP) return DRAM_BANK_PRECHARGING;

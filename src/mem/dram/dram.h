@@ -28,6 +28,7 @@ struct dram_bank {
     uint64_t act_at;      /* last ACT, for the state view */
     uint64_t closed_at;   /* when the last (auto-)precharge started */
     uint64_t last_col_at; /* last column command, for close-page idling */
+    uint64_t ref_until;   /* per-bank refresh (REFPB) in progress until */
 };
 
 struct dram_bg {
@@ -36,8 +37,9 @@ struct dram_bg {
 
 struct dram_rank {
     uint64_t next_act, next_rd, next_wr, next_ref, next_pde, next_any;
-    uint64_t faw[4]; /* issue cycles of the last 4 ACTs (ring) */
-    uint64_t *aw32;  /* last 32 ACTs (GDDR5 t32AW), NULL when X32AW == 0 */
+    uint64_t next_refpb; /* REFPB to another bank: tRREFD after a REFPB, tRRD_S after an ACT */
+    uint64_t faw[4];     /* issue cycles of the last 4 ACTs (ring) */
+    uint64_t *aw32;      /* last 32 ACTs (GDDR5 t32AW), NULL when X32AW == 0 */
     unsigned faw_pos, aw32_pos;
     uint64_t nact; /* ACTs issued to this rank */
     uint32_t open_banks;

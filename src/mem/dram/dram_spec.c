@@ -5,10 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
-const char *const dram_std_names[] = {"DDR3", "DDR4", "GDDR5", "GDDR6", "HBM2", NULL};
+const char *const dram_std_names[] = {"DDR3", "DDR4", "GDDR5", "GDDR6", "HBM2", "HBM3", NULL};
 
-const char *const dram_cmd_names[DRAM_NCMD] = {"ACT", "PRE", "PREA", "RD",   "WR", "RDA",
-                                               "WRA", "REF", "PDEF", "PDES", "PDX"};
+const char *const dram_cmd_names[DRAM_NCMD] = {"ACT", "PRE", "PREA", "RD",   "WR",  "RDA",
+                                               "WRA", "REF", "PDEF", "PDES", "PDX", "REFPB"};
 
 #define OFF(f) offsetof(struct dram_spec, f)
 #define TK(name, f, lo, hi, doc)                                                                   \
@@ -58,6 +58,9 @@ const struct cfg_key dram_spec_keys[] = {
     TK("RTRS", RTRS, 0, 32, "extra data-bus gap when switching ranks"),
     TK("REFI", REFI, 0, 1000000, "average refresh interval per rank (0 = no refresh)"),
     TK("RFC", RFC, 1, 10000, "REF to any command, same rank"),
+    TK("RFCpb", RFCpb, 0, 10000,
+       "per-bank REF to ACT or REF, same bank (0 = no per-bank refresh; mc.refresh)"),
+    TK("RREFD", RREFD, 0, 200, "per-bank REF to ACT or per-bank REF, another bank of the rank"),
     TK("XP", XP, 1, 200, "power-down exit (fast) to any command"),
     TK("XPDLL", XPDLL, 1, 2000, "slow (DLL-off) power-down exit to any command"),
     TK("CKE", CKE, 1, 200, "minimum power-down residency"),
@@ -123,10 +126,15 @@ int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws
          (long long)s->CCD_S, (long long)s->nBL);
     RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "REFI",
          "dram.RFC = %lld is not shorter than dram.REFI", (long long)s->RFC);
+    RULE(s->RFCpb == 0 || s->REFI == 0 || s->RFCpb < s->REFI / (s->bankgroups * s->banks_per_group),
+         "RFCpb", "REFI",
+         "dram.RFCpb = %lld is not shorter than the per-bank refresh interval dram.REFI / banks "
+         "= %lld",
+         (long long)s->RFCpb, (long long)(s->REFI / (s->bankgroups * s->banks_per_group)));
     RULE(s->FAW == 0 || s->FAW >= s->RRD_S, "FAW", "RRD_S",
          "dram.FAW = %lld is shorter than dram.RRD_S", (long long)s->FAW);
-    RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2, "pseudo_channels", "standard",
-         "pseudo-channels exist only for HBM2 (dram.standard)");
+    RULE(s->pseudo_channels == 1 || s->std == DRAM_HBM2 || s->std == DRAM_HBM3, "pseudo_channels",
+         "standard", "pseudo-channels exist only for HBM2 and HBM3 (dram.standard)");
     RULE(is_pow2(s->ranks), "ranks", "ranks", "dram.ranks = %lld is not a power of two",
          (long long)s->ranks);
     RULE(is_pow2(s->bankgroups), "bankgroups", "bankgroups",

@@ -11,11 +11,12 @@
 #include "base/cfg.h"
 #include "base/err.h"
 
-enum dram_std { DRAM_DDR3, DRAM_DDR4, DRAM_GDDR5, DRAM_GDDR6, DRAM_HBM2, DRAM_NSTD };
+enum dram_std { DRAM_DDR3, DRAM_DDR4, DRAM_GDDR5, DRAM_GDDR6, DRAM_HBM2, DRAM_HBM3, DRAM_NSTD };
 extern const char *const dram_std_names[]; /* NULL-terminated, indexed by enum dram_std */
 
 /* Commands as seen on a channel's command bus. RDA/WRA are column commands with auto-precharge;
- * PDEF/PDES enter fast (DLL on) / slow (DLL off) power-down, PDX exits. */
+ * PDEF/PDES enter fast (DLL on) / slow (DLL off) power-down, PDX exits. REF refreshes every bank
+ * of a rank, REFPB one bank (HBM3's REFpb, DDR5's REFsb) while the others keep working. */
 enum dram_cmd {
     DRAM_ACT,
     DRAM_PRE,
@@ -28,6 +29,7 @@ enum dram_cmd {
     DRAM_PDEF,
     DRAM_PDES,
     DRAM_PDX,
+    DRAM_REFPB,
     DRAM_NCMD
 };
 extern const char *const dram_cmd_names[DRAM_NCMD];
@@ -64,6 +66,8 @@ struct dram_spec {
     int64_t RRD_S, RRD_L, FAW, X32AW; /* X32AW: GDDR5 32-activate window, 0 = none */
     int64_t CCD_S, CCD_L, WTR_S, WTR_L, RTW, WR, RTP, RTRS;
     int64_t REFI, RFC;
+    int64_t RFCpb, RREFD;   /* per-bank refresh: REFPB busy time of its bank, REFPB to another
+                               bank's ACT or REFPB; RFCpb 0 = the part has no per-bank refresh */
     int64_t XP, XPDLL, CKE; /* power-down exit (fast, slow) and minimum residency */
 
     /* power: one device's currents (mA) and voltage (V); devices per rank */

@@ -10,7 +10,8 @@
  *                                 active power-down whatever the exit mode; USIMM does the same)
  *   fast precharge PD     IDD2P1  PDEF entered with all banks precharged
  *   slow precharge PD     IDD2P0  PDES entered with all banks precharged
- * ACT opens its bank; PRE closes it, PREA and REF close all; RDA/WRA close the bank at the
+ * ACT opens its bank; PRE closes it, PREA and REF close all (REFPB needs its bank closed already);
+ * RDA/WRA close the bank at the
  * command's own cycle (the real auto-precharge starts tRTP / tWR+burst later, a few cycles of
  * active standby that this model books as precharge standby). PDX leaves power-down, and so does
  * any command other than PDEF/PDES: the protocol checker, not this model, flags a missing PDX.
@@ -38,7 +39,7 @@ static const double term_wr_other_mw = 20.8 * 11;
 
 /* Per rank unit: command counts, residency (tCK) and the energies derived at finish. */
 struct power_unit_stats {
-    uint64_t acts, reads, writes, refs, reads_other, writes_other;
+    uint64_t acts, reads, writes, refs, refs_pb, reads_other, writes_other;
     uint64_t act_stby_cyc, pre_stby_cyc, act_pdn_cyc, pre_pdn_fast_cyc, pre_pdn_slow_cyc;
     double act_nj, read_nj, write_nj, refresh_nj, background_nj, termination_nj, total_nj;
     double avg_power_mw;
@@ -50,6 +51,7 @@ static const struct stat_desc unit_desc[] = {
     {"reads", STAT_COUNTER, U(reads), "", "read bursts (RD + RDA) issued to this rank"},
     {"writes", STAT_COUNTER, U(writes), "", "write bursts (WR + WRA) issued to this rank"},
     {"refs", STAT_COUNTER, U(refs), "", "REF commands issued to this rank"},
+    {"refs_pb", STAT_COUNTER, U(refs_pb), "", "per-bank refreshes (REFPB) issued to this rank"},
     {"reads_other", STAT_COUNTER, U(reads_other), "",
      "read bursts to other ranks of the same (pseudo-)channel, which this rank terminates"},
     {"writes_other", STAT_COUNTER, U(writes_other), "",
@@ -72,7 +74,8 @@ static const struct stat_desc unit_desc[] = {
     {"write_nj", STAT_REAL, U(write_nj), "nJ",
      "write energy: writes x nBL x tCK x (IDD4W - IDD3N) x VDD x devices (USIMM eq. 5.2)"},
     {"refresh_nj", STAT_REAL, U(refresh_nj), "nJ",
-     "refresh energy: REFs x tRFC x (IDD5 - IDD3N) x VDD x devices (USIMM eq. 5.3 per REF)"},
+     "refresh energy: (REFs + REFPBs / banks) x tRFC x (IDD5 - IDD3N) x VDD x devices (USIMM "
+     "eq. 5.3 per REF; a per-bank refresh renews a bank's share of what a REF renews)"},
     {"background_nj", STAT_REAL, U(background_nj), "nJ",
      "background energy: residency x {IDD3N, IDD2N, IDD3P, IDD2P1, IDD2P0} x VDD x devices "
      "(USIMM eq. 5.6-5.11)"},
@@ -87,7 +90,7 @@ static const struct stat_desc unit_desc[] = {
 
 /* Sums over all rank units. */
 struct power_totals {
-    uint64_t cycles, rank_units, acts, reads, writes, refs;
+    uint64_t cycles, rank_units, acts, reads, writes, refs, refs_pb;
     double act_nj, read_nj, write_nj, refresh_nj, background_nj, termination_nj, total_nj;
     double avg_power_mw;
 };
@@ -101,6 +104,7 @@ static const struct stat_desc total_desc[] = {
     {"reads", STAT_COUNTER, T(reads), "", "read bursts (RD + RDA), all ranks"},
     {"writes", STAT_COUNTER, T(writes), "", "write bursts (WR + WRA), all ranks"},
     {"refs", STAT_COUNTER, T(refs), "", "REF commands, all ranks"},
+    {"refs_pb", STAT_COUNTER, T(refs_pb), "", "per-bank refreshes (REFPB), all ranks"},
     {"act_nj", STAT_REAL, T(act_nj), "nJ",
      "activate energy, all ranks (per ACT: (IDD0*tRC - IDD3N*tRAS - IDD2N*(tRC-tRAS)) x VDD x "
      "devices; TN-41-01, USIMM eq. 5.4-5.5)"},
@@ -109,7 +113,8 @@ static const struct stat_desc total_desc[] = {
     {"write_nj", STAT_REAL, T(write_nj), "nJ",
      "write burst energy above active standby, all ranks ((IDD4W-IDD3N) x VDD; USIMM eq. 5.2)"},
     {"refresh_nj", STAT_REAL, T(refresh_nj), "nJ",
-     "refresh energy above active standby, all ranks ((IDD5-IDD3N) x VDD x tRFC per REF; eq. 5.3)"},
+     "refresh energy above active standby, all ranks ((IDD5-IDD3N) x VDD x tRFC per REF, and a "
+     "bank's share of it per REFPB; eq. 5.3)"},
     {"background_nj", STAT_REAL, T(background_nj), "nJ",
      "standby and power-down energy, all ranks (time-weighted IDD3N/IDD2N/IDD3P/IDD2P1/IDD2P0; "
      "USIMM eq. 5.6-5.11)"},
@@ -265,6 +270,9 @@ void dram_power_cmd(struct dram_power *p, uint32_t ui, uint32_t b, enum dram_cmd
         u->refs++;
         st->open_mask = 0;
         break;
+    case DRAM_REFPB:
+        u->refs_pb++;
+        break;
     case DRAM_PDEF:
         st->pd = st->open_mask ? PD_ACT : PD_FAST;
         break;
@@ -304,7 +312,9 @@ void dram_power_finish(struct dram_power *p, uint64_t end_cycle) {
         u->act_nj = (double)u->acts * act_ma_cyc * k;
         u->read_nj = (double)u->reads * nbl * (s->IDD4R - s->IDD3N) * k;
         u->write_nj = (double)u->writes * nbl * (s->IDD4W - s->IDD3N) * k;
-        u->refresh_nj = (double)u->refs * (double)s->RFC * (s->IDD5 - s->IDD3N) * k;
+        const double nbanks = (double)(s->bankgroups * s->banks_per_group);
+        u->refresh_nj = ((double)u->refs + (double)u->refs_pb / nbanks) * (double)s->RFC *
+                        (s->IDD5 - s->IDD3N) * k;
         u->background_nj =
             (s->IDD3N * (double)u->act_stby_cyc + s->IDD2N * (double)u->pre_stby_cyc +
              s->IDD3P * (double)u->act_pdn_cyc + s->IDD2P1 * (double)u->pre_pdn_fast_cyc +
@@ -325,6 +335,7 @@ void dram_power_finish(struct dram_power *p, uint64_t end_cycle) {
         p->tot.reads += u->reads;
         p->tot.writes += u->writes;
         p->tot.refs += u->refs;
+        p->tot.refs_pb += u->refs_pb;
         p->tot.act_nj += u->act_nj;
         p->tot.read_nj += u->read_nj;
         p->tot.write_nj += u->write_nj;

@@ -4,7 +4,8 @@
  * Micron 8Gb x8 datasheet currents (DDR4); GPGPU-Sim SM2_GTX480 config for the Hynix H5GQ1H24AFR
  * with Ramulator's GDDR5_4000 secondaries (GDDR5); seed 000 Table 2 plus the Accel-Sim RTX3070
  * GDDR6 timing string for the values it omits (GDDR6); Accel-Sim SM7_QV100 (HBM2 at 850 MHz) and
- * Ramulator 2.1 HBM2_2000Mbps with JESD235 secondaries (JEDEC-style HBM2). */
+ * Ramulator 2.1 HBM2_2000Mbps with JESD235 secondaries (JEDEC-style HBM2); the H100 SXM5's
+ * clocks and bus as a real one reports them, with the JEDEC-style HBM2 array times (HBM3). */
 #include "mem/dram/dram_spec.h"
 
 /* DDR3-1600 11-11-11 exactly as USIMM v1.3 1channel.cfg + 2Gb_x4.vi (tRFC 128 = 2 Gb chip,
@@ -408,6 +409,75 @@ static const struct dram_spec hbm2_jedec = {
     .devices_per_rank = 1,
 };
 
+/* HBM3 of the H100 SXM5 80 GB, as the one measured for docs/calibration.md reports itself: 5
+ * stacks on a 5120-bit bus at 2619 MHz (5.24 Gb/s per pin, 3352 GB/s), i.e. 80 channels of 64
+ * bits, each 2 pseudo-channels of 32 bits. HBM3 moves 4 bits per pin per CK (CK = 1309.5 MHz,
+ * tCK 764 ps); a 32-bit pseudo-channel's BL8 (32 B) is modelled as 64 bits x BL4, 2 tCK, the
+ * way Ramulator 2 folds HBM3's quad data rate. 16 Gb dies, 8-high (16 GB per stack): 512 MB
+ * per pseudo-channel = 4 BG x 4 banks x 32K rows of 1 KB (32 bursts). The array times are the
+ * JEDEC-style HBM2 preset's in ns (they change little across HBM generations; JESD238's own
+ * bins are not public), rounded up to this tCK [derived]: CL 14 ns = 19, RCDRD 14 = 19, RCDWR
+ * 12 = 16, RP 14 = 19, RAS 34 = 45, RC 48 = 63, WR 16 = 21, RTP 5 = 7, CWL 5 = 7, RRD 4 = 6,
+ * FAW 15 = 20, CCD_L 4 = 6, WTR_S 6 = 8, WTR_L 8 = 11, tRFC (16 Gb) 450 ns = 590, tREFI
+ * 3.9 us = 5105. CCD_S = nBL = 2 (back-to-back bursts). HBM3 refreshes per bank (REFpb): tRFCpb
+ * 200 ns = 262 [derived: DDR5 16 Gb's tRFCsb / tRFC1 = 130 / 295 of tRFC], tRREFD 8 (Ramulator
+ * 2's HBM3 nRREFD); a controller on auto refreshes one bank every tREFI / 16 = 319 tCK. */
+static const struct dram_spec hbm3_h100 = {
+    .preset = "hbm3-h100",
+    .std = DRAM_HBM3,
+    .channels = 80,
+    .pseudo_channels = 2,
+    .ranks = 1,
+    .bankgroups = 4,
+    .banks_per_group = 4,
+    .rows = 32768,
+    .columns = 32,
+    .bus_bits = 64,
+    .burst_length = 4,
+    .dual_cmd_bus = true,
+    .tCK_ps = 764,
+    .nBL = 2,
+    .CL = 19,
+    .CWL = 7,
+    .RCDRD = 19,
+    .RCDWR = 16,
+    .RP = 19,
+    .RAS = 45,
+    .RC = 63,
+    .RRD_S = 6,
+    .RRD_L = 6,
+    .FAW = 20,
+    .X32AW = 0,
+    .CCD_S = 2,
+    .CCD_L = 6,
+    .WTR_S = 8,
+    .WTR_L = 11,
+    .RTW = 19 + 2 + 2 - 7,
+    .WR = 21,
+    .RTP = 7,
+    .RTRS = 1,
+    .REFI = 5105,
+    .RFC = 590,
+    .RFCpb = 262,
+    .RREFD = 8,
+    .XP = 10,
+    .XPDLL = 10,
+    .CKE = 10,
+    /* The JEDEC-style HBM2 preset's per-pseudo-channel currents at HBM3's 1.1 V core supply
+     * [derived]: no public HBM3 IDD table; energy per access scales with the voltage squared. */
+    .VDD = 1.1,
+    .IDD0 = 32.5,
+    .IDD2P0 = 14,
+    .IDD2P1 = 14,
+    .IDD2N = 20,
+    .IDD3P = 20,
+    .IDD3N = 27.5,
+    .IDD4R = 195,
+    .IDD4W = 250,
+    .IDD5 = 125,
+    .devices_per_rank = 1,
+};
+
 const struct dram_preset dram_presets[] = {
     {"ddr3-1600", "DDR3-1600 11-11-11, USIMM v1.3 1-channel (2 ranks x 8 banks)", &ddr3_1600_usimm},
     {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 1 rank x 16 banks (4 BG)", &ddr4_2400},
@@ -419,5 +489,7 @@ const struct dram_preset dram_presets[] = {
      &gddr6_rtx2060s},
     {"hbm2-qv100", "HBM2 of Accel-Sim QV100 @850 MHz (32 x 128-bit, 870 GB/s)", &hbm2_qv100},
     {"hbm2", "JEDEC-style HBM2 2 Gb/s stack (8 ch x 2 pseudo-channels, 256 GB/s)", &hbm2_jedec},
+    {"hbm3-h100", "HBM3 of the H100 SXM5 80 GB (5 stacks: 80 ch x 2 pseudo-channels, 3352 GB/s)",
+     &hbm3_h100},
 };
 const unsigned dram_npresets = sizeof dram_presets / sizeof dram_presets[0];

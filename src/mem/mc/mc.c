@@ -19,6 +19,7 @@ static const char *const row_policy_names[] = {"open", "close", NULL};
 #define MC_CHECK_DEFAULT "true"
 #endif
 static const char *const pd_mode_names[] = {"off", "fast", "slow", NULL};
+static const char *const ref_mode_names[] = {"auto", "all-bank", "per-bank", NULL};
 
 #define OFF(f) offsetof(struct mc_cfg, f)
 const struct cfg_key mc_cfg_keys[] = {
@@ -39,7 +40,11 @@ const struct cfg_key mc_cfg_keys[] = {
     {"mc.fwd_latency", CFG_INT, OFF(fwd_latency), "3", 0, 1000, NULL, "tCK",
      "latency of a read served from the write queue"},
     {"mc.refresh", CFG_BOOL, OFF(refresh), "true", 0, 0, NULL, "",
-     "issue all-bank refresh every tREFI per rank"},
+     "refresh every rank (tREFI; mc.refresh_mode says how)"},
+    {"mc.refresh_mode", CFG_ENUM, OFF(ref_mode), "auto", 0, 0, ref_mode_names, "",
+     "all-bank: REF every tREFI per rank; per-bank: REFPB to one bank after another every "
+     "tREFI / banks, the rest of the rank working on (parts with dram.RFCpb > 0); auto: per-bank "
+     "where the part has it"},
     {"mc.powerdown", CFG_ENUM, OFF(pd_mode), "off", 0, 0, pd_mode_names, "",
      "power down idle ranks: fast (DLL on) or slow (DLL off, precharge first)"},
     {"mc.pd_idle", CFG_INT, OFF(pd_idle), "16", 1, 1000000, NULL, "tCK",
@@ -94,6 +99,7 @@ const struct stat_desc mc_stat_desc[] = {
     SD(n_rda, STAT_COUNTER, "cmd", "RDA (read with auto-precharge) commands"),
     SD(n_wra, STAT_COUNTER, "cmd", "WRA (write with auto-precharge) commands"),
     SD(n_ref, STAT_COUNTER, "cmd", "REF (all-bank refresh) commands"),
+    SD(n_refpb, STAT_COUNTER, "cmd", "REFPB (per-bank refresh) commands"),
     SD(n_pde, STAT_COUNTER, "cmd", "power-down entries"),
     SD(n_pdx, STAT_COUNTER, "cmd", "power-down exits"),
     SD(drains, STAT_COUNTER, "episodes", "write-drain episodes (watermark or no pending reads)"),
@@ -174,6 +180,17 @@ struct mc {
     uint64_t *unit_last; /* last cycle a unit had work or a command */
     uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
     bool *ref_pending;
+    /* Per-bank refresh (mc.refresh_mode): each unit refreshes one bank every ref_step cycles
+     * (ref_due is the next deadline), every bank once per round of tREFI, in any order (as
+     * JEDEC's per-bank refresh allows): the due one is a bank of this round with no queued
+     * request, closed if possible, else the next in turn. It is held: no ACT may open it until
+     * its REFPB has issued, so it closes (PRE) and refreshes while the others work. */
+    bool refpb;
+    uint64_t ref_step;
+    uint64_t *pb_done; /* per unit: banks (within the unit) refreshed this round */
+    uint32_t *pb_next; /* per unit: where the search in turn starts */
+    int32_t *pb_bank;  /* per unit: the flat bank waiting for its REFPB, -1 for none */
+    uint8_t *pb_hold;  /* per flat bank: waiting for its REFPB (no ACT) */
 
     bool draining, wm_drain;
     bool flush; /* mc_flush(): no more input */
@@ -268,6 +285,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
+    if (c == DRAM_ACT && m->pb_hold[r->bank]) return DRAM_NEVER; /* waits for its REFPB */
     struct bank_rdy *g = &m->rdy[r->unit * (uint32_t)m->s->bankgroups + r->da.bg];
     if (g->epoch != m->unit_epoch[r->unit]) {
         g->epoch = m->unit_epoch[r->unit];
@@ -291,6 +309,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
     struct mc *m = v->m;
     if (m->ref_pending[dram_unit_of(&m->dram, a)]) return DRAM_NEVER;
+    if (cmd == DRAM_ACT && m->pb_hold[dram_bank_index(&m->dram, a)]) return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
 }
 
@@ -348,6 +367,7 @@ static inline uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) 
     uint64_t f, gf;
     switch (k) {
     case 0:
+        if (m->pb_hold[b]) return DRAM_NEVER; /* waits for its REFPB */
         f = bk->next_act, gf = g->next_act;
         break;
     case 1:
@@ -449,6 +469,9 @@ static void ci_note_cmd(struct mc *m, enum dram_cmd cmd, const struct dram_addr 
         break;
     case DRAM_PRE:
         break;
+    case DRAM_REFPB:
+        ci_unit_refresh(m, unit, 1u << 0); /* tRREFD: the unit's ACT fence */
+        break;
     case DRAM_RD:
     case DRAM_RDA:
     case DRAM_WR:
@@ -491,8 +514,9 @@ static void ci_verify(struct mc *m) {
                   "mc ch%u: bank %u candidate class or command wrong", m->ch, b);
         uint64_t at = m->ci_rs.at[b], unit = m->ci_unit[4 * c->unit + k];
         uint64_t bus = dram_cmd_bus_ready(&m->dram, cmd);
-        uint64_t want =
-            m->ref_pending[c->unit] ? DRAM_NEVER : dram_ready_at(&m->dram, cmd, &c->da, 0);
+        uint64_t want = m->ref_pending[c->unit] || (cmd == DRAM_ACT && m->pb_hold[b])
+                            ? DRAM_NEVER
+                            : dram_ready_at(&m->dram, cmd, &c->da, 0);
         uint64_t got = at > unit ? at : unit;
         if (got != DRAM_NEVER && bus > got) got = bus;
         WS_ASSERT(got == want, "mc ch%u: cached readiness of bank %u (%s) %llu, should be %llu",
@@ -639,13 +663,18 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
+    m->pb_next = calloc(m->nunits, sizeof *m->pb_next);
+    m->pb_done = calloc(m->nunits, sizeof *m->pb_done);
+    m->pb_bank = calloc(m->nunits, sizeof *m->pb_bank);
+    m->pb_hold = calloc(m->nbanks, sizeof *m->pb_hold);
     m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
     m->bank_unit = calloc(m->nbanks, sizeof *m->bank_unit);
     m->bank_bg = calloc(m->nbanks, sizeof *m->bank_bg);
     m->bank_gi = calloc(m->nbanks, sizeof *m->bank_gi);
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
-        !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi) {
+        !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi ||
+        !m->pb_next || !m->pb_done || !m->pb_bank || !m->pb_hold) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -662,12 +691,25 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     /* Stagger refreshes over the tREFI interval across ranks and channels, so the system never
      * refreshes everything at once. The pseudo-channels of one channel refresh together: they
      * share the controller's queues, so refreshing them apart would stall the queue twice. */
+    if (mcfg->ref_mode == MC_REF_PER_BANK && spec->RFCpb <= 0) {
+        ws_fail(e,
+                "mc.refresh_mode = per-bank, but DRAM preset '%s' has no per-bank refresh "
+                "(dram.RFCpb = 0)",
+                spec->preset);
+        mc_destroy(m);
+        return NULL;
+    }
+    m->refpb =
+        mcfg->refresh && spec->REFI > 0 && spec->RFCpb > 0 && mcfg->ref_mode != MC_REF_ALL_BANK;
+    /* per-bank: every bank once per tREFI, so one REFPB per unit every tREFI / banks */
+    uint64_t step = (uint64_t)spec->REFI;
+    if (m->refpb && step / m->dram.nbanks_unit > 0) step /= m->dram.nbanks_unit;
+    m->ref_step = step;
     uint64_t total = (uint64_t)spec->channels * (uint64_t)spec->ranks;
     for (uint32_t u = 0; u < m->nunits; u++) {
         uint64_t k = (uint64_t)channel * (uint64_t)spec->ranks + u % (uint32_t)spec->ranks;
-        m->ref_due[u] = (mcfg->refresh && spec->REFI > 0)
-                            ? (uint64_t)spec->REFI + k * (uint64_t)spec->REFI / total
-                            : DRAM_NEVER;
+        m->ref_due[u] = (mcfg->refresh && spec->REFI > 0) ? step + k * step / total : DRAM_NEVER;
+        m->pb_bank[u] = -1;
     }
     m->burst_mask = ~(uint64_t)(dram_access_bytes(spec) - 1);
     uint32_t cap = 16;
@@ -750,6 +792,10 @@ void mc_destroy(struct mc *m) {
     free(m->unit_last);
     free(m->ref_due);
     free(m->ref_pending);
+    free(m->pb_next);
+    free(m->pb_done);
+    free(m->pb_bank);
+    free(m->pb_hold);
     free(m->unit_epoch);
     free(m->bank_unit);
     free(m->bank_bg);
@@ -1057,6 +1103,9 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
     case DRAM_REF:
         m->st.n_ref++;
         break;
+    case DRAM_REFPB:
+        m->st.n_refpb++;
+        break;
     case DRAM_PDEF:
     case DRAM_PDES:
         m->st.n_pde++, m->npd++;
@@ -1111,6 +1160,23 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
     return 0;
 }
 
+/* The bank (within unit u) that refreshes next: of the banks this round has not refreshed, the
+ * first from pb_next on that has no queued request and is closed, else the first without queued
+ * requests, else the first. */
+static uint32_t pb_choose(const struct mc *m, uint32_t u) {
+    const uint32_t nb = m->dram.nbanks_unit, first = u * nb;
+    uint32_t idle = UINT32_MAX, any = UINT32_MAX;
+    for (uint32_t j = 0; j < nb; j++) {
+        uint32_t i = (m->pb_next[u] + j) % nb, b = first + i;
+        if (m->pb_done[u] >> i & 1) continue;
+        if (any == UINT32_MAX) any = i;
+        if (m->bhead[0][b] || m->bhead[1][b]) continue;
+        if (m->dram.bank[b].open_row < 0) return i;
+        if (idle == UINT32_MAX) idle = i;
+    }
+    return idle != UINT32_MAX ? idle : any;
+}
+
 /* Refresh and power management come before the policy: a due refresh closes the rank's banks
  * (PREA) and issues REF; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle
  * rank powers down after pd_idle cycles. Returns true and fills *ch when it wants a command. */
@@ -1120,13 +1186,20 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
     for (uint32_t u = 0; u < m->nunits; u++) {
         struct dram_rank *r = &m->dram.rank[u];
         struct dram_addr a = {.ch = m->ch, .pc = u / ranks, .rank = u % ranks};
-        if (!m->ref_pending[u] && now >= m->ref_due[u]) {
+        if (m->refpb) {
+            if (m->pb_bank[u] < 0 && now >= m->ref_due[u]) {
+                uint32_t b = u * m->dram.nbanks_unit + pb_choose(m, u);
+                m->pb_bank[u] = (int32_t)b;
+                m->pb_hold[b] = 1;
+                if (m->ci_on) ci_mark_bank(m, b);
+            }
+        } else if (!m->ref_pending[u] && now >= m->ref_due[u]) {
             m->ref_pending[u] = true;
             m->unit_epoch[u] = ++m->epoch;
             if (m->ci_on) ci_unit_refresh(m, u, 0xf);
         }
         if (r->pd) {
-            if ((m->unit_q[u] || m->ref_pending[u]) &&
+            if ((m->unit_q[u] || m->ref_pending[u] || m->pb_bank[u] >= 0) &&
                 dram_ready_at(&m->dram, DRAM_PDX, &a, now) <= now) {
                 *ch = (struct mc_choice){NULL, DRAM_PDX, a};
                 return true;
@@ -1144,6 +1217,26 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
                 return true;
             }
             continue;
+        }
+        if (m->pb_bank[u] >= 0) {
+            /* the held bank: close it as soon as it may close, then refresh it */
+            uint32_t b = (uint32_t)m->pb_bank[u];
+            struct dram_addr ba;
+            mcv_bank_addr(&m->view, b, &ba);
+            enum dram_cmd c = m->dram.bank[b].open_row >= 0 ? DRAM_PRE : DRAM_REFPB;
+            if (dram_ready_at(&m->dram, c, &ba, now) <= now) {
+                if (c == DRAM_REFPB) {
+                    uint32_t nb = m->dram.nbanks_unit, i = b - u * nb;
+                    m->pb_bank[u] = -1;
+                    m->pb_hold[b] = 0; /* issue() marks the bank for the index */
+                    m->pb_done[u] |= 1ULL << i;
+                    if (m->pb_done[u] == (nb == 64 ? ~0ULL : (1ULL << nb) - 1)) m->pb_done[u] = 0;
+                    m->pb_next[u] = (i + 1) % nb;
+                    m->ref_due[u] += m->ref_step;
+                }
+                *ch = (struct mc_choice){NULL, c, ba};
+                return true;
+            }
         }
         if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u] &&
             now >= m->unit_last[u] + (uint64_t)m->cfg.pd_idle) {
@@ -1168,7 +1261,7 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
     uint64_t t = DRAM_NEVER;
     if (m->cfg.pd_mode != MC_PD_OFF || m->npd) t = 0;
     for (uint32_t u = 0; u < m->nunits && t; u++)
-        t = m->ref_pending[u] ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
+        t = m->ref_pending[u] || m->pb_bank[u] >= 0 ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
     m->maint_at = t;
     return want;
 }
@@ -1282,7 +1375,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
             w = m->maint_at;
     } else {
         for (uint32_t u = 0; u < m->nunits; u++) {
-            if (m->ref_pending[u] || m->dram.rank[u].pd) {
+            if (m->ref_pending[u] || m->pb_bank[u] >= 0 || m->dram.rank[u].pd) {
                 w = now + 1; /* refresh or wake-up sequence in progress */
                 break;
             }

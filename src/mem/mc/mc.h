@@ -23,6 +23,7 @@
 enum mc_q { MC_READQ, MC_WRITEQ };
 enum mc_row_policy { MC_OPEN_PAGE, MC_CLOSE_PAGE };
 enum mc_pd_mode { MC_PD_OFF, MC_PD_FAST, MC_PD_SLOW };
+enum mc_ref_mode { MC_REF_AUTO, MC_REF_ALL_BANK, MC_REF_PER_BANK };
 
 struct mc_cfg {
     char policy[CFG_STR_MAX];
@@ -32,6 +33,7 @@ struct mc_cfg {
     bool forward_raw;
     int64_t fwd_latency; /* DRAM cycles for a read served from the write queue */
     bool refresh;
+    int ref_mode;    /* enum mc_ref_mode */
     int pd_mode;     /* enum mc_pd_mode */
     int64_t pd_idle; /* idle cycles of a rank before it powers down */
     bool check;      /* run the protocol checker on every command */
@@ -61,7 +63,7 @@ struct mc_stats {
     uint64_t reads_forwarded, writes_merged;
     uint64_t rd_hit, rd_miss, rd_conflict; /* first command: column / ACT / PRE */
     uint64_t wr_hit, wr_miss, wr_conflict;
-    uint64_t n_act, n_pre, n_prea, n_rd, n_wr, n_rda, n_wra, n_ref, n_pde, n_pdx;
+    uint64_t n_act, n_pre, n_prea, n_rd, n_wr, n_rda, n_wra, n_ref, n_refpb, n_pde, n_pdx;
     uint64_t drains;                 /* write-drain episodes started */
     uint64_t cycles;                 /* cycles simulated (last tick + 1) */
     uint64_t data_busy;              /* cycles the data bus carried bursts */

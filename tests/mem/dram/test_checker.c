@@ -325,6 +325,38 @@ static void b_refi_first(const struct dram_spec *s, int64_t d, struct seq *q) {
     add(q, 9 * s->REFI - d, DRAM_REF, 0, 0, 0);
 }
 
+/* per-bank refresh (hbm3-h100): bank 0 refreshed, then the rule's command */
+static void b_pb_pre(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 0, DRAM_ACT, 0, 0, 0);
+    add(q, s->RC, DRAM_PRE, 0, 0, 0);
+    add(q, s->RC + s->RP + d, DRAM_REFPB, 0, 0, 0);
+}
+static void b_pb_act_same(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RFCpb + d, DRAM_ACT, 0, 0, 0);
+}
+static void b_pb_act_other(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RREFD + d, DRAM_ACT, 0, 1, 0);
+}
+static void b_pb_pb(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RREFD + d, DRAM_REFPB, 0, 1, 0);
+}
+static void b_pb_pb_same(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RFCpb + d, DRAM_REFPB, 0, 0, 0);
+}
+static void b_pb_ref(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RFCpb + d, DRAM_REF, 0, 0, 0);
+}
+/* a bank's refreshes: at most 9 x tREFI apart, counting a REF as refreshing it (d = -1: late) */
+static void b_pb_refi(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REF, 0, 0, 0);
+    add(q, 100 + 9 * s->REFI - d, DRAM_REFPB, 0, 1, 0);
+}
+
 /* ---- tests ---- */
 
 static void test_message_format(void **state) {
@@ -460,6 +492,28 @@ static void test_refresh_and_powerdown(void **state) {
     }
 }
 
+static void test_refresh_per_bank(void **state) {
+    (void)state;
+    struct dram_spec s = preset("hbm3-h100");
+    assert_true(s.RFCpb > 0 && s.RREFD > 0);
+    tight(&s, b_pb_pre, "tRP");
+    tight(&s, b_pb_act_same, "tRFCpb");
+    tight(&s, b_pb_act_other, "tRREFD");
+    tight(&s, b_pb_pb, "tRREFD");
+    tight(&s, b_pb_pb_same, "tRFCpb");
+    tight(&s, b_pb_ref, "tRFCpb");
+    tight(&s, b_pb_refi, "tREFI");
+    struct seq q = {.n = 0};
+    add(&q, 0, DRAM_ACT, 0, 0, 0);
+    add(&q, s.RC + s.RP, DRAM_REFPB, 0, 0, 0);
+    expect_bad(&s, &q, "bank open", "REFPB to an open bank");
+    /* a part without per-bank refresh */
+    struct dram_spec h = preset("hbm2");
+    q.n = 0;
+    add(&q, 100, DRAM_REFPB, 0, 0, 0);
+    expect_bad(&h, &q, "per-bank refresh", "REFPB on HBM2");
+}
+
 static struct dram_checker *make(const struct dram_spec *s) {
     struct ws_err e = {{0}};
     struct dram_checker *k = dram_checker_create(s, &e);
@@ -483,7 +537,7 @@ static void test_finish_refresh(void **state) {
     assert_int_equal(dram_checker_finish(k, most, &e), 0);
     assert_int_equal(dram_checker_finish(k, most + 1, &e), -1);
     assert_non_null(strstr(e.msg, "DRAM protocol violation: tREFI: rank ch0 pc0 rank0"));
-    assert_non_null(strstr(e.msg, "no REF at all"));
+    assert_non_null(strstr(e.msg, "no refresh at all"));
     dram_checker_destroy(k);
     /* both ranks refreshed at 100; rank 1 again later */
     k = make(&s);
@@ -493,6 +547,27 @@ static void test_finish_refresh(void **state) {
     assert_int_equal(dram_checker_finish(k, 100 + most, &e), 0);
     assert_int_equal(dram_checker_finish(k, 101 + most, &e), -1);
     assert_non_null(strstr(e.msg, "rank ch0 pc0 rank0"));
+    assert_non_null(strstr(e.msg, "since REF ch0 pc0 rank0 at cycle 100"));
+    dram_checker_destroy(k);
+    /* per bank: REF at 100 and 101 on the two pseudo-channels, then REFPB to every bank of pc0 but
+     * bank 0: at 101 + 9 x tREFI only that bank is late */
+    struct dram_spec h = preset("hbm3-h100");
+    h.channels = 1;
+    const uint64_t hmost = 9 * (uint64_t)h.REFI;
+    k = make(&h);
+    assert_int_equal(obs(k, 100, DRAM_REF, 0, &e), 0);
+    struct dram_cmd_rec ref1 = {101, DRAM_REF, 0, 1, 0, 0, 0, 0, 0}; /* one command bus */
+    assert_int_equal(dram_checker_observe(k, &ref1, &e), 0);
+    const uint32_t nb = (uint32_t)(h.bankgroups * h.banks_per_group);
+    for (uint32_t i = 1; i < nb; i++) {
+        struct dram_cmd_rec r = {
+            100 + (uint64_t)h.RFC + 10 * i,  DRAM_REFPB, 0, 0, 0, i / (uint32_t)h.banks_per_group,
+            i % (uint32_t)h.banks_per_group, 0,          0};
+        assert_int_equal(dram_checker_observe(k, &r, &e), 0);
+    }
+    assert_int_equal(dram_checker_finish(k, 100 + hmost, &e), 0);
+    assert_int_equal(dram_checker_finish(k, 101 + hmost, &e), -1);
+    assert_non_null(strstr(e.msg, "rank ch0 pc0 rank0 bank 0 has had no refresh"));
     assert_non_null(strstr(e.msg, "since REF ch0 pc0 rank0 at cycle 100"));
     dram_checker_destroy(k);
     /* tREFI = 0: no refresh obligation */
@@ -792,13 +867,21 @@ static void test_long_legal_stream(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_message_format), cmocka_unit_test(test_bank_rules),
-        cmocka_unit_test(test_rank_rules),     cmocka_unit_test(test_x32aw),
-        cmocka_unit_test(test_rank_switch),    cmocka_unit_test(test_refresh_and_powerdown),
-        cmocka_unit_test(test_finish_refresh), cmocka_unit_test(test_illegal_states),
-        cmocka_unit_test(test_command_bus),    cmocka_unit_test(test_data_bus),
-        cmocka_unit_test(test_addresses),      cmocka_unit_test(test_violation_not_applied),
-        cmocka_unit_test(test_bad_geometry),   cmocka_unit_test(test_long_legal_stream),
+        cmocka_unit_test(test_message_format),
+        cmocka_unit_test(test_bank_rules),
+        cmocka_unit_test(test_rank_rules),
+        cmocka_unit_test(test_x32aw),
+        cmocka_unit_test(test_rank_switch),
+        cmocka_unit_test(test_refresh_and_powerdown),
+        cmocka_unit_test(test_finish_refresh),
+        cmocka_unit_test(test_illegal_states),
+        cmocka_unit_test(test_refresh_per_bank),
+        cmocka_unit_test(test_command_bus),
+        cmocka_unit_test(test_data_bus),
+        cmocka_unit_test(test_addresses),
+        cmocka_unit_test(test_violation_not_applied),
+        cmocka_unit_test(test_bad_geometry),
+        cmocka_unit_test(test_long_legal_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -501,6 +501,45 @@ static void test_refresh(void **state) {
     }
 }
 
+/* Per-bank refresh (REFPB): its bank must be closed (tRP after PRE); it holds that bank for
+ * tRFCpb while the rank's other banks wait only tRREFD to activate or refresh; an all-bank REF
+ * waits for the refreshing bank; an ACT delays the next REFPB by tRRD_S. Parts without it
+ * (dram.RFCpb = 0) never allow it. */
+static void test_refresh_per_bank(void **state) {
+    (void)state;
+    int with = 0;
+    for (int i = 0; i < NPRESETS; i++) {
+        struct dram_spec s = preset(dram_presets[i].name);
+        struct dram_chan c;
+        chan_open(&c, &s);
+        if (s.RFCpb == 0) {
+            NEVER(&c, DRAM_REFPB, bank_a(), T0, "a part without per-bank refresh");
+            dram_chan_free(&c);
+            continue;
+        }
+        with++;
+        issue_at(&c, DRAM_ACT, bank_a(), T0);
+        NEVER(&c, DRAM_REFPB, bank_a(), T0 + 1000, "REFPB with its bank open");
+        uint64_t p = T0 + u(s.RC);
+        issue_at(&c, DRAM_PRE, bank_a(), p);
+        TIGHT(&c, DRAM_REFPB, bank_a(), p + u(s.RP), "PRE->REFPB tRP");
+        uint64_t r = p + u(s.RP);
+        issue_at(&c, DRAM_REFPB, bank_a(), r);
+        struct dram_addr a0 = bank_a(), b = bank_b(&s);
+        assert_int_equal(dram_bank_state_at(&c, &a0, r + 1), DRAM_BANK_REFRESHING);
+        assert_int_equal(dram_bank_state_at(&c, &b, r + 1), DRAM_BANK_IDLE);
+        TIGHT(&c, DRAM_ACT, bank_a(), r + u(s.RFCpb), "REFPB->ACT tRFCpb (its bank)");
+        TIGHT(&c, DRAM_ACT, bank_b(&s), r + u(s.RREFD), "REFPB->ACT tRREFD (another bank)");
+        TIGHT(&c, DRAM_REFPB, bank_b(&s), r + u(s.RREFD), "REFPB->REFPB tRREFD");
+        TIGHT(&c, DRAM_REF, bank_a(), r + u(s.RFCpb), "REFPB->REF (its bank still refreshing)");
+        uint64_t a = r + u(s.RFCpb) + 100;
+        issue_at(&c, DRAM_ACT, bank_b(&s), a);
+        TIGHT(&c, DRAM_REFPB, bank_c(), a + u(s.RRD_S), "ACT->REFPB tRRD_S");
+        dram_chan_free(&c);
+    }
+    assert_true(with > 0); /* hbm3-h100 */
+}
+
 /* ---- power-down ---- */
 
 static void test_powerdown(void **state) {
@@ -705,6 +744,7 @@ int main(void) {
         cmocka_unit_test(test_rtw_wtr),
         cmocka_unit_test(test_rank_switch),
         cmocka_unit_test(test_refresh),
+        cmocka_unit_test(test_refresh_per_bank),
         cmocka_unit_test(test_powerdown),
         cmocka_unit_test(test_command_bus),
         cmocka_unit_test(test_pseudo_channels),
