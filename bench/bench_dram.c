@@ -106,10 +106,12 @@ int main(int argc, char **argv) {
         }
     /* the checker on random stress, every preset x policy */
     static const char *const presets[] = {"ddr3-1600",      "ddr4-2400",  "gddr5-gtx480",
-                                          "gddr6-rtx2060s", "hbm2-qv100", "hbm2"};
+                                          "gddr6-rtx2060s", "hbm2-qv100", "hbm2",
+                                          "hbm3-h100"};
+    const unsigned npresets = sizeof presets / sizeof presets[0];
     uint64_t cmds = 0;
     double t0 = now_s();
-    for (unsigned p = 0; p < 6; p++)
+    for (unsigned p = 0; p < npresets; p++)
         for (unsigned k = 0; k < mc_npolicies; k++) {
             char ini[256];
             snprintf(ini, sizeof ini, "[dram]\npreset=%s\n[mc]\npolicy=%s\ncheck=true\n",
@@ -122,8 +124,8 @@ int main(int argc, char **argv) {
             memsys_destroy(ms);
         }
     double dt = now_s() - t0;
-    printf("protocol checker: %llu commands across 6 presets x %u policies, 0 violations "
+    printf("protocol checker: %llu commands across %u presets x %u policies, 0 violations "
            "(%.2f M commands/s with simulation)\n",
-           (unsigned long long)cmds, mc_npolicies, (double)cmds / dt / 1e6);
+           (unsigned long long)cmds, npresets, mc_npolicies, (double)cmds / dt / 1e6);
     return 0;
 }
