@@ -12,6 +12,10 @@
  * timed launch after a warm-up launch over the whole chain. `ca` loads may allocate in the L1,
  * `cg` loads bypass it (L2 and below).
  *
+ * Loaded latency: W warps x L lanes chase at once (chase_many), each lane its own chain: cycles
+ * per load against the rate of loads. tools/gpuprobe/compare.py runs the simulator's twin of
+ * every point and prints both.
+ *
  * Bandwidth: every SM streams 16-byte loads (read), stores (write) or both (copy) over buffers
  * far larger than the L2; the best of several launches counts. */
 #include <cuda_runtime.h>
@@ -25,14 +29,13 @@
     do {                                                                                           \
         cudaError_t err_ = (x);                                                                    \
         if (err_ != cudaSuccess) {                                                                 \
-            fprintf(stderr, "gpuprobe: %s:%d: %s\n", __FILE__, __LINE__,                         \
+            fprintf(stderr, "gpuprobe: %s:%d: %s\n", __FILE__, __LINE__,                           \
                     cudaGetErrorString(err_));                                                     \
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
 
-template <bool CG>
-__device__ __forceinline__ uint32_t load_next(const uint32_t *p) {
+template <bool CG> __device__ __forceinline__ uint32_t load_next(const uint32_t *p) {
     return CG ? __ldcg(p) : __ldca(p);
 }
 
@@ -45,6 +48,21 @@ __global__ void chase(const uint32_t *a, uint32_t start, int iters, uint32_t *ou
     long long t1 = clock64();
     out[0] = j;
     cycles[0] = t1 - t0;
+}
+
+/* Loaded latency: `lanes` chases per warp (the first lanes of each 32-thread block), each chain
+ * starting at its own place in one random cycle over 2 GB, so that many chains load the memory
+ * system at once (a warp-load of L lanes touches L random lines). */
+__global__ void chase_many(const uint32_t *a, const uint32_t *starts, int lanes, int iters,
+                           uint32_t *out, long long *cycles) {
+    if ((int)threadIdx.x >= lanes) return;
+    const int c = blockIdx.x * lanes + threadIdx.x;
+    uint32_t j = starts[c];
+    long long t0 = clock64();
+    for (int i = 0; i < iters; i++) j = __ldcg(a + j);
+    long long t1 = clock64();
+    out[c] = j;
+    cycles[c] = t1 - t0;
 }
 
 /* Shared memory: the same chase over a chain of `n` words in shared memory (one thread). */
@@ -133,15 +151,15 @@ struct point {
     int iters;
 };
 
-static void run_point(uint32_t *buf, uint32_t *d_nxt, uint32_t *d_out, long long *d_cyc,
-                      const point &p, bool first) {
-    uint32_t n = (uint32_t)(p.footprint / p.stride), sw = (uint32_t)(p.stride / 4);
-    std::vector<uint32_t> nxt(n);
-    if (p.seq) {
+/* Writes the chain of n nodes sw words apart into buf: in address order, or one random cycle.
+ * Returns the nodes in chain order. */
+static std::vector<uint32_t> build_chain(uint32_t *buf, uint32_t *d_nxt, uint32_t n, uint32_t sw,
+                                         bool seq) {
+    std::vector<uint32_t> nxt(n), perm(n);
+    for (uint32_t i = 0; i < n; i++) perm[i] = i;
+    if (seq) {
         for (uint32_t i = 0; i < n; i++) nxt[i] = (i + 1) % n;
     } else { /* Sattolo: one cycle through all n nodes */
-        std::vector<uint32_t> perm(n);
-        for (uint32_t i = 0; i < n; i++) perm[i] = i;
         for (uint32_t i = n - 1; i > 0; i--) {
             uint32_t k = (uint32_t)(rng_next() % i);
             uint32_t t = perm[i];
@@ -153,6 +171,13 @@ static void run_point(uint32_t *buf, uint32_t *d_nxt, uint32_t *d_out, long long
     CK(cudaMemcpy(d_nxt, nxt.data(), n * sizeof(uint32_t), cudaMemcpyHostToDevice));
     scatter<<<1024, 256>>>(buf, d_nxt, n, sw);
     CK(cudaGetLastError());
+    return perm;
+}
+
+static void run_point(uint32_t *buf, uint32_t *d_nxt, uint32_t *d_out, long long *d_cyc,
+                      const point &p, bool first) {
+    uint32_t n = (uint32_t)(p.footprint / p.stride), sw = (uint32_t)(p.stride / 4);
+    build_chain(buf, d_nxt, n, sw, p.seq);
     /* warm-up: the whole chain once (fills the caches that can hold it, and the TLBs) */
     int warm = n < (1u << 20) ? (int)n : (1 << 20);
     if (p.cg)
@@ -226,9 +251,9 @@ int main() {
     CK(cudaMalloc(&d_out, 64));
     CK(cudaMalloc(&d_cyc, 64));
     std::vector<point> pts;
-    const size_t ca_fp[] = {4 * K,   16 * K,  64 * K,  128 * K, 192 * K, 256 * K, 512 * K,
-                            1 * M,   4 * M,   16 * M,  24 * M,  32 * M,  40 * M,  48 * M,
-                            64 * M,  128 * M, 512 * M, 2 * G};
+    const size_t ca_fp[] = {4 * K,   16 * K, 64 * K, 128 * K, 192 * K, 256 * K,
+                            512 * K, 1 * M,  4 * M,  16 * M,  24 * M,  32 * M,
+                            40 * M,  48 * M, 64 * M, 128 * M, 512 * M, 2 * G};
     for (size_t f : ca_fp) pts.push_back({"ca", false, false, f, 128, f <= 48 * M ? 65536 : 32768});
     const size_t cg_fp[] = {4 * K, 1 * M, 16 * M, 32 * M, 128 * M, 512 * M, 2 * G};
     for (size_t f : cg_fp) pts.push_back({"cg", true, false, f, 128, f <= 48 * M ? 65536 : 32768});
@@ -245,6 +270,46 @@ int main() {
         first = false;
     }
     printf("\n  ],\n");
+
+    { /* loaded latency over the last chain built: 2 GB, 4 KB stride -> rebuild at 128 B */
+        const uint32_t n = (uint32_t)(maxfp / 128), sw = 128 / 4;
+        const std::vector<uint32_t> order = build_chain(buf, d_nxt, n, sw, false);
+        const int maxw = 4224 * 32; /* 4224: 32 resident blocks on each of 132 SMs */
+        uint32_t *d_starts, *d_outs;
+        long long *d_cycs;
+        CK(cudaMalloc(&d_starts, maxw * sizeof(uint32_t)));
+        CK(cudaMalloc(&d_outs, maxw * sizeof(uint32_t)));
+        CK(cudaMalloc(&d_cycs, maxw * sizeof(long long)));
+        std::vector<long long> cy(maxw);
+        printf("  \"loaded\": [\n");
+        /* warps evenly spaced along the cycle (no chain runs into another's recent path), each
+         * count at its own offset so that no run starts where an earlier one went; one launch
+         * each: a repeat would find its chains in the L2 */
+        const int cfg[][2] = {{4224, 32}, {4224, 16}, {4224, 8}, {4224, 4}, {4224, 2}, {4224, 1},
+                              {2112, 1},  {1056, 1},  {528, 1},  {132, 1},  {33, 1},   {1, 1}};
+        bool f1 = true;
+        for (const auto &wl : cfg) {
+            const int w = wl[0], lanes = wl[1], nc = w * lanes;
+            /* a chain's path stays clear of the next chain's start */
+            const int iters = (int)(n / (uint32_t)nc < 1024 ? n / (uint32_t)nc : 1024);
+            std::vector<uint32_t> st(nc);
+            const uint64_t off = (uint64_t)nc * 2654435761u % n;
+            for (int b = 0; b < nc; b++)
+                st[b] = order[(off + (uint64_t)b * (n / (uint32_t)nc)) % n] * sw;
+            CK(cudaMemcpy(d_starts, st.data(), nc * sizeof(uint32_t), cudaMemcpyHostToDevice));
+            double ms = best_ms(
+                [&] { chase_many<<<w, 32>>>(buf, d_starts, lanes, iters, d_outs, d_cycs); }, 1);
+            CK(cudaMemcpy(cy.data(), d_cycs, nc * sizeof(long long), cudaMemcpyDeviceToHost));
+            double sum = 0;
+            for (int b = 0; b < nc; b++) sum += (double)cy[b];
+            printf("%s    {\"warps\": %d, \"lanes\": %d, \"loads_per_lane\": %d, "
+                   "\"cycles_per_load\": %.1f, \"gloads_per_s\": %.3f}",
+                   f1 ? "" : ",\n", w, lanes, iters, sum / nc / iters,
+                   (double)nc * iters / ms / 1e6);
+            f1 = false;
+        }
+        printf("\n  ],\n");
+    }
 
     { /* shared memory and dependent arithmetic */
         const uint32_t n = 1024;

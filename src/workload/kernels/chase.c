@@ -4,12 +4,19 @@
  * DRAM). It is the simulator's twin of the `chase` kernel in tools/gpuprobe/gpuprobe.cu, the
  * probe the machine presets are calibrated against on real GPUs (docs/calibration.md):
  *
- *   __global__ void chase(const uint32_t *a, uint32_t start, int iters, uint32_t *out) {
- *       uint32_t j = start;
+ *   __global__ void chase(const uint32_t *a, const uint32_t *starts, int lanes, int iters,
+ *                         uint32_t *out) {
+ *       if (threadIdx.x >= lanes) return;     // the first `lanes` lanes of each 32-thread block
+ *       int c = blockIdx.x * lanes + threadIdx.x;
+ *       uint32_t j = starts[c];
  *       for (int i = 0; i < iters; i++) j = a[j];
- *       out[0] = j;
+ *       out[c] = j;
  *   }
  *
+ * With one warp of one lane it is the probe's `chase` (unloaded latency); with more it is
+ * `chase_many`, many chains at once through the same cycle, spaced evenly along it (chain c
+ * starts c * nodes / chains places on), whose cycles per load rise with the load on the memory
+ * system: a warp-load of L lanes touches L random lines.
  * The chain has footprint / stride nodes, node i at byte i * stride of `a`, visited in one random
  * cycle (Sattolo's algorithm: every node once per lap, no short cycles) or in address order
  * (order = seq, where consecutive nodes share cache lines and DRAM rows). The chain is copied to
@@ -22,11 +29,17 @@
 #include "base/rng.h"
 #include "workload/kernels/kmodel.h"
 
-enum { P_A, P_START, P_ITERS, P_OUT };
+enum { P_A, P_STARTS, P_ITERS, P_OUT, P_LANES };
 
 static const struct km_inst chase_code[] = {
-    KM_MOV_(0, KP(P_START)), /* j */
-    KM_MOV_(1, KI(0)),       /* i */
+    KM_S2R(3, SR_TID_X),
+    KM_ISETP_(KM_GE, 0, KR(3), KP(P_LANES)),
+    KM_BRA_IF(0, "end", "end"),
+    KM_S2R(5, SR_CTAID_X),
+    KM_OP3(KM_IMAD, 5, KR(5), KP(P_LANES), KR(3)), /* c */
+    KM_OP3(KM_IMAD, 6, KR(5), KI(4), KP(P_STARTS)),
+    KM_LDG(4, 0, KR(6), 0), /* j = starts[c] */
+    KM_MOV_(1, KI(0)),      /* i */
     KM_ISETP_(KM_GE, 0, KR(1), KP(P_ITERS)),
     KM_BRA_IF(0, "done", "done"),
     KM_LBL("loop"),
@@ -36,15 +49,16 @@ static const struct km_inst chase_code[] = {
     KM_ISETP_(KM_LT, 0, KR(1), KP(P_ITERS)),
     KM_BRA_IF(0, "loop", "done"),
     KM_LBL("done"),
-    KM_MOV_(4, KP(P_OUT)),
-    KM_STG(4, KR(4), 0, KR(0)), /* out[0] = j */
+    KM_OP3(KM_IMAD, 4, KR(5), KI(4), KP(P_OUT)),
+    KM_STG(4, KR(4), 0, KR(0)), /* out[c] = j */
+    KM_LBL("end"),
     KM_EXIT_(),
 };
 
 static const char *const order_names[] = {"random", "seq", NULL};
 
 struct chase_cfg {
-    int64_t footprint, stride, loads;
+    int64_t footprint, stride, loads, warps, lanes;
     int order;
 };
 #define CO(f) offsetof(struct chase_cfg, f)
@@ -57,40 +71,48 @@ static const struct cfg_key chase_keys[] = {
      "dependent loads (preset by workload.size: test 4096, paper 32768)"},
     {"workload.chase.order", CFG_ENUM, CO(order), "random", 0, 0, order_names, "",
      "random: one random cycle through the nodes; seq: in address order"},
+    {"workload.chase.warps", CFG_INT, CO(warps), "1", 1, 1 << 20, NULL, "warps",
+     "warps chasing at once (1 with lanes 1: unloaded latency; more: latency under load)"},
+    {"workload.chase.lanes", CFG_INT, CO(lanes), "1", 1, 32, NULL, "lanes",
+     "lanes of each warp that chase a chain of their own"},
 };
 
 struct chase {
     struct km_workload kw; /* first: the kmodel glue casts to it */
     struct km_prog prog;
     struct chase_cfg cfg;
-    uint64_t nodes, d_a, d_out;
-    uint32_t end; /* the word index the chain reaches after `loads` loads from node 0 */
-    struct wl_copy copy;
+    uint64_t nodes, d_a, d_starts, d_out;
+    uint32_t *end; /* per warp: the word index its chain reaches after `loads` loads */
+    struct wl_copy copies[2];
     bool launched;
 };
 
 static int chase_next(struct workload *w, struct kernel_desc *k, struct ws_err *e) {
     struct chase *c = (struct chase *)w;
     if (c->launched) return 0;
-    struct km_launch l = {.prog = &c->prog, .grid = {1, 1, 1}, .block = {1, 1, 1}};
+    struct km_launch l = {
+        .prog = &c->prog, .grid = {(uint32_t)c->cfg.warps, 1, 1}, .block = {32, 1, 1}};
     l.param[P_A] = (int64_t)c->d_a;
-    l.param[P_START] = 0;
+    l.param[P_STARTS] = (int64_t)c->d_starts;
     l.param[P_ITERS] = c->cfg.loads;
     l.param[P_OUT] = (int64_t)c->d_out;
+    l.param[P_LANES] = c->cfg.lanes;
     if (km_run_launch(c->kw.run, &l, k, e)) return -1;
     k->id = 0;
-    k->copies = &c->copy;
-    k->ncopies = 1;
+    k->copies = c->copies;
+    k->ncopies = 2;
     c->launched = true;
     return 1;
 }
 
 static int chase_verify(struct workload *w, struct ws_err *e) {
     struct chase *c = (struct chase *)w;
-    const uint32_t *out = devmem_host(c->kw.dm, c->d_out, 4);
-    if (out[0] != c->end)
-        return ws_fail(e, "chase: the chain ended at word %u, the host walk at word %u", out[0],
-                       c->end);
+    const uint64_t nc = (uint64_t)(c->cfg.warps * c->cfg.lanes);
+    const uint32_t *out = devmem_host(c->kw.dm, c->d_out, 4 * nc);
+    for (uint64_t i = 0; i < nc; i++)
+        if (out[i] != c->end[i])
+            return ws_fail(e, "chase: chain %llu ended at word %u, the host walk at word %u",
+                           (unsigned long long)i, out[i], c->end[i]);
     return 0;
 }
 
@@ -98,6 +120,7 @@ static void chase_destroy(struct workload *w) {
     struct chase *c = (struct chase *)w;
     km_prog_free(&c->prog);
     km_wl_fini(&c->kw);
+    free(c->end);
     free(c);
 }
 
@@ -118,6 +141,11 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
                        (long long)cc.footprint, (long long)cc.stride),
                NULL;
     uint64_t nodes = (uint64_t)(cc.footprint / cc.stride);
+    if ((uint64_t)(cc.warps * cc.lanes) > nodes)
+        return ws_fail(e,
+                       "workload.chase.warps x lanes = %lld chains exceed the cycle's %llu nodes",
+                       (long long)(cc.warps * cc.lanes), (unsigned long long)nodes),
+               NULL;
     if (nodes * (uint64_t)(cc.stride / 4) > UINT32_MAX)
         return ws_fail(e, "workload.chase: %llu nodes of %lld bytes overflow 32-bit indices",
                        (unsigned long long)nodes, (long long)cc.stride),
@@ -128,9 +156,13 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
     c->cfg = cc;
     c->nodes = nodes;
     uint64_t bytes = nodes * (uint64_t)cc.stride;
+    const uint64_t nw = (uint64_t)(cc.warps * cc.lanes); /* chains */
     if (km_prog_build(&c->prog, "chase", 8, chase_code, CFG_COUNT(chase_code), e) ||
         !(c->d_a = devmem_alloc(c->kw.dm, bytes, "a", e)) ||
-        !(c->d_out = devmem_alloc(c->kw.dm, 4, "out", e))) {
+        !(c->d_starts = devmem_alloc(c->kw.dm, 4 * nw, "starts", e)) ||
+        !(c->d_out = devmem_alloc(c->kw.dm, 4 * nw, "out", e)) ||
+        !(c->end = calloc(nw, sizeof *c->end))) {
+        if (!c->end && c->d_out) ws_fail(e, "chase: out of memory");
         chase_destroy(&c->kw.base);
         return NULL;
     }
@@ -156,9 +188,18 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
         for (uint32_t i = 0; i < n; i++) a[(uint64_t)perm[i] * sw] = perm[(i + 1) % n] * sw;
         free(perm);
     }
-    uint32_t j = 0; /* the host walk, for verify */
-    for (int64_t i = 0; i < cc.loads; i++) j = a[j];
-    c->end = j;
-    c->copy = (struct wl_copy){c->d_a, bytes};
+    /* chain w starts w * (nodes / chains) places along the cycle from node 0 */
+    uint32_t *starts = devmem_host(c->kw.dm, c->d_starts, 4 * nw);
+    const uint64_t gap = nodes / nw;
+    uint32_t at = 0;
+    for (uint64_t w = 0; w < nw; w++) {
+        starts[w] = at;
+        uint32_t j = at; /* the host walk, for verify */
+        for (int64_t i = 0; i < cc.loads; i++) j = a[j];
+        c->end[w] = j;
+        for (uint64_t s = 0; s < gap && w + 1 < nw; s++) at = a[at];
+    }
+    c->copies[0] = (struct wl_copy){c->d_a, bytes};
+    c->copies[1] = (struct wl_copy){c->d_starts, 4 * nw};
     return &c->kw.base;
 }
