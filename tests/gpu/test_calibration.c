@@ -81,6 +81,21 @@ static void test_chase_is_serial(void **state) {
     free(b.json);
 }
 
+/* Many chains at once (latency under load): every chain ends where the host walk of it ends (the
+ * workload's verify), a warp-load per warp and load whatever its lanes, and a warp-load of L
+ * lanes touches L lines (the chains are spread along the cycle, so no two lanes share one). */
+static void test_chase_many(void **state) {
+    (void)state;
+    struct result r;
+    must_run("rtx2060s", "chase",
+             "gpu.warm_l2=false;workload.chase.footprint=1048576;workload.chase.loads=64;"
+             "workload.chase.warps=4;workload.chase.lanes=8",
+             &r);
+    assert_int_equal(r.s.load_warps, 4 * (64 + 1));
+    assert_true(r.s.coalescing > 7.5); /* 8 lines per warp-load (the start loads: 1) */
+    free(r.json);
+}
+
 /* A cold L2 and 8-byte lanes: each warp-load's 256 B are 8 sectors from DRAM, once. */
 static void test_readbw_reads_each_sector_once(void **state) {
     (void)state;
@@ -100,6 +115,10 @@ static void test_bad_parameters(void **state) {
         run("rtx2060s", "chase", "workload.chase.footprint=64;workload.chase.stride=128", NULL, &e),
         -1);
     assert_non_null(strstr(e.msg, "smaller than one stride"));
+    assert_int_equal(
+        run("rtx2060s", "chase", "workload.chase.footprint=1024;workload.chase.warps=16", NULL, &e),
+        -1);
+    assert_non_null(strstr(e.msg, "16 chains exceed the cycle's 8 nodes"));
     assert_int_equal(run("rtx2060s", "readbw", "workload.readbw.bytes=1001", NULL, &e), -1);
     assert_non_null(strstr(e.msg, "not a multiple of 8"));
 }
@@ -108,6 +127,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_chase_latencies),
         cmocka_unit_test(test_chase_is_serial),
+        cmocka_unit_test(test_chase_many),
         cmocka_unit_test(test_readbw_reads_each_sector_once),
         cmocka_unit_test(test_bad_parameters),
     };
