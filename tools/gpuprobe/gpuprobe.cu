@@ -178,7 +178,8 @@ static void run_point(uint32_t *buf, uint32_t *d_nxt, uint32_t *d_out, long long
                       const point &p, bool first) {
     uint32_t n = (uint32_t)(p.footprint / p.stride), sw = (uint32_t)(p.stride / 4);
     build_chain(buf, d_nxt, n, sw, p.seq);
-    /* warm-up: the whole chain once (fills the caches that can hold it, and the TLBs) */
+    /* warm-up: the whole chain once, at most 2^20 loads of it (fills the caches that can hold
+     * it, and the TLBs; a longer chain misses every cache anyway) */
     int warm = n < (1u << 20) ? (int)n : (1 << 20);
     if (p.cg)
         chase<true><<<1, 1>>>(buf, 0, warm, d_out, d_cyc);

@@ -454,13 +454,16 @@ int dram_checker_observe(struct dram_checker *k, const struct dram_cmd_rec *r, s
             return fail_state(e, "bank open", r, &b->act, "",
                               "refreshes a bank that is open, opened by");
         GAP("tRP", &b->pre, (int64_t)(b->pre_at - b->pre.cycle) + s->RP);
+        GAP("tRC", &b->act, s->RC);
         GAP("tRFCpb", &b->ref, s->RFCpb);
         GAP("tRREFD", &u->refpb, s->RREFD);
         if (check_refi(k, r, u, b, e)) return -1;
         break;
     case DRAM_PDEF:
+        GAP("tRFCpb", &u->refpb, s->RFCpb); /* a bank still refreshing */
         break;
     case DRAM_PDES:
+        GAP("tRFCpb", &u->refpb, s->RFCpb);
         if (u->nopen) {
             for (uint32_t i = 0; i < k->nbanks; i++) {
                 const struct bank *q = &k->bank[ui * k->nbanks + i];

@@ -183,14 +183,16 @@ struct mc {
     /* Per-bank refresh (mc.refresh_mode): each unit refreshes one bank every ref_step cycles
      * (ref_due is the next deadline), every bank once per round of tREFI, in any order (as
      * JEDEC's per-bank refresh allows): the due one is a bank of this round with no queued
-     * request, closed if possible, else the next in turn. It is held: no ACT may open it until
-     * its REFPB has issued, so it closes (PRE) and refreshes while the others work. */
+     * request, closed if possible, else the next in turn. It is held: until its REFPB has issued
+     * no ACT may open it and no column command may use its open row (row hits would push its
+     * PRE back for as long as they came), so it closes (PRE) and refreshes while the others
+     * work. */
     bool refpb;
     uint64_t ref_step;
     uint64_t *pb_done; /* per unit: banks (within the unit) refreshed this round */
     uint32_t *pb_next; /* per unit: where the search in turn starts */
     int32_t *pb_bank;  /* per unit: the flat bank waiting for its REFPB, -1 for none */
-    uint8_t *pb_hold;  /* per flat bank: waiting for its REFPB (no ACT) */
+    uint8_t *pb_hold;  /* per flat bank: waiting for its REFPB (nothing but its PRE may issue) */
 
     bool draining, wm_drain;
     bool flush; /* mc_flush(): no more input */
@@ -285,7 +287,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
-    if (c == DRAM_ACT && m->pb_hold[r->bank]) return DRAM_NEVER; /* waits for its REFPB */
+    if (c != DRAM_PRE && m->pb_hold[r->bank]) return DRAM_NEVER; /* waits for its REFPB */
     struct bank_rdy *g = &m->rdy[r->unit * (uint32_t)m->s->bankgroups + r->da.bg];
     if (g->epoch != m->unit_epoch[r->unit]) {
         g->epoch = m->unit_epoch[r->unit];
@@ -309,7 +311,8 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
     struct mc *m = v->m;
     if (m->ref_pending[dram_unit_of(&m->dram, a)]) return DRAM_NEVER;
-    if (cmd == DRAM_ACT && m->pb_hold[dram_bank_index(&m->dram, a)]) return DRAM_NEVER;
+    if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && m->pb_hold[dram_bank_index(&m->dram, a)])
+        return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
 }
 
@@ -365,9 +368,9 @@ static inline uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) 
     const struct dram_bank *bk = &m->dram.bank[b];
     const struct dram_bg *g = &m->dram.bg[m->bank_gi[b]];
     uint64_t f, gf;
+    if (k != 1 && m->pb_hold[b]) return DRAM_NEVER; /* waits for its REFPB: only PRE may go */
     switch (k) {
     case 0:
-        if (m->pb_hold[b]) return DRAM_NEVER; /* waits for its REFPB */
         f = bk->next_act, gf = g->next_act;
         break;
     case 1:
@@ -514,7 +517,7 @@ static void ci_verify(struct mc *m) {
                   "mc ch%u: bank %u candidate class or command wrong", m->ch, b);
         uint64_t at = m->ci_rs.at[b], unit = m->ci_unit[4 * c->unit + k];
         uint64_t bus = dram_cmd_bus_ready(&m->dram, cmd);
-        uint64_t want = m->ref_pending[c->unit] || (cmd == DRAM_ACT && m->pb_hold[b])
+        uint64_t want = m->ref_pending[c->unit] || (cmd != DRAM_PRE && m->pb_hold[b])
                             ? DRAM_NEVER
                             : dram_ready_at(&m->dram, cmd, &c->da, 0);
         uint64_t got = at > unit ? at : unit;
@@ -688,9 +691,6 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         m->bank_bg[b] = b % m->dram.nbanks_unit / (uint32_t)spec->banks_per_group;
         m->bank_gi[b] = m->bank_unit[b] * (uint32_t)spec->bankgroups + m->bank_bg[b];
     }
-    /* Stagger refreshes over the tREFI interval across ranks and channels, so the system never
-     * refreshes everything at once. The pseudo-channels of one channel refresh together: they
-     * share the controller's queues, so refreshing them apart would stall the queue twice. */
     if (mcfg->ref_mode == MC_REF_PER_BANK && spec->RFCpb <= 0) {
         ws_fail(e,
                 "mc.refresh_mode = per-bank, but DRAM preset '%s' has no per-bank refresh "
@@ -705,6 +705,9 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     uint64_t step = (uint64_t)spec->REFI;
     if (m->refpb && step / m->dram.nbanks_unit > 0) step /= m->dram.nbanks_unit;
     m->ref_step = step;
+    /* Stagger refreshes over the interval across ranks and channels, so the system never
+     * refreshes everything at once. The pseudo-channels of one channel refresh together: they
+     * share the controller's queues, so refreshing them apart would stall the queue twice. */
     uint64_t total = (uint64_t)spec->channels * (uint64_t)spec->ranks;
     for (uint32_t u = 0; u < m->nunits; u++) {
         uint64_t k = (uint64_t)channel * (uint64_t)spec->ranks + u % (uint32_t)spec->ranks;
@@ -1177,9 +1180,11 @@ static uint32_t pb_choose(const struct mc *m, uint32_t u) {
     return idle != UINT32_MAX ? idle : any;
 }
 
-/* Refresh and power management come before the policy: a due refresh closes the rank's banks
- * (PREA) and issues REF; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle
- * rank powers down after pd_idle cycles. Returns true and fills *ch when it wants a command. */
+/* Refresh and power management come before the policy: a due all-bank refresh closes the rank's
+ * banks (PREA) and issues REF; a due per-bank refresh holds one bank, closes it (PRE) and issues
+ * REFPB; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle rank without a
+ * refresh under way powers down after pd_idle cycles. Returns true and fills *ch when it wants a
+ * command. */
 static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
     uint64_t now = m->now;
     uint32_t ranks = (uint32_t)m->s->ranks;
@@ -1237,6 +1242,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
                 *ch = (struct mc_choice){NULL, c, ba};
                 return true;
             }
+            continue; /* no power-down while a bank waits for its refresh */
         }
         if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u] &&
             now >= m->unit_last[u] + (uint64_t)m->cfg.pd_idle) {

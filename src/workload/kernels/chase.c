@@ -15,14 +15,14 @@
  *
  * With one warp of one lane it is the probe's `chase` (unloaded latency); with more it is
  * `chase_many`, many chains at once through the same cycle, spaced evenly along it (chain c
- * starts c * nodes / chains places on), whose cycles per load rise with the load on the memory
- * system: a warp-load of L lanes touches L random lines.
- * The chain has footprint / stride nodes, node i at byte i * stride of `a`, visited in one random
- * cycle (Sattolo's algorithm: every node once per lap, no short cycles) or in address order
- * (order = seq, where consecutive nodes share cache lines and DRAM rows). The chain is copied to
- * the device, so with gpu.warm_l2 a chain that fits the L2 starts there, as after the probe's
- * warm-up lap. A chain larger than a cache misses it on every load once the first lap is done
- * (LRU on a cyclic order), so cycles per load there are the next level's. */
+ * starts c * floor(nodes / chains) places after node 0), whose cycles per load rise with the load
+ * on the memory system: a warp-load of L lanes touches L random lines. The chain has footprint /
+ * stride nodes, node i at byte i * stride of `a`, visited in one random cycle (Sattolo's algorithm:
+ * every node once per lap, no short cycles) or in address order (order = seq, where consecutive
+ * nodes share cache lines and DRAM rows). The chain is copied to the device, so with gpu.warm_l2 a
+ * chain that fits the L2 starts there, as after the probe's warm-up lap. A chain larger than a
+ * cache misses it on every load once the first lap is done (LRU on a cyclic order), so cycles per
+ * load there are the next level's. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -146,10 +146,7 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
                        "workload.chase.warps x lanes = %lld chains exceed the cycle's %llu nodes",
                        (long long)(cc.warps * cc.lanes), (unsigned long long)nodes),
                NULL;
-    if (nodes * (uint64_t)(cc.stride / 4) > UINT32_MAX)
-        return ws_fail(e, "workload.chase: %llu nodes of %lld bytes overflow 32-bit indices",
-                       (unsigned long long)nodes, (long long)cc.stride),
-               NULL;
+    /* word indices fit 32 bits: footprint <= 2^32 bytes is 2^30 words */
     struct chase *c = calloc(1, sizeof *c);
     if (!c) return ws_fail(e, "chase: out of memory"), NULL;
     if (km_wl_init(&c->kw, &chase_vt, "chase", e)) return free(c), NULL;
@@ -188,17 +185,21 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
         for (uint32_t i = 0; i < n; i++) a[(uint64_t)perm[i] * sw] = perm[(i + 1) % n] * sw;
         free(perm);
     }
-    /* chain w starts w * (nodes / chains) places along the cycle from node 0 */
-    uint32_t *starts = devmem_host(c->kw.dm, c->d_starts, 4 * nw);
-    const uint64_t gap = nodes / nw;
-    uint32_t at = 0;
-    for (uint64_t w = 0; w < nw; w++) {
-        starts[w] = at;
-        uint32_t j = at; /* the host walk, for verify */
-        for (int64_t i = 0; i < cc.loads; i++) j = a[j];
-        c->end[w] = j;
-        for (uint64_t s = 0; s < gap && w + 1 < nw; s++) at = a[at];
+    /* chain w starts w * floor(nodes / chains) places along the cycle from node 0 and ends
+     * `loads` places later (for verify): one walk round the cycle gives every place's word */
+    uint32_t *place = malloc(sizeof *place * n);
+    if (!place) {
+        chase_destroy(&c->kw.base);
+        return ws_fail(e, "chase: out of memory"), NULL;
     }
+    for (uint32_t i = 0, j = 0; i < n; i++, j = a[j]) place[i] = j;
+    uint32_t *starts = devmem_host(c->kw.dm, c->d_starts, 4 * nw);
+    const uint64_t gap = nodes / nw, lap = (uint64_t)cc.loads % nodes;
+    for (uint64_t w = 0; w < nw; w++) {
+        starts[w] = place[w * gap];
+        c->end[w] = place[(w * gap + lap) % nodes];
+    }
+    free(place);
     c->copies[0] = (struct wl_copy){c->d_a, bytes};
     c->copies[1] = (struct wl_copy){c->d_starts, 4 * nw};
     return &c->kw.base;

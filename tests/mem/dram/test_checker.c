@@ -351,6 +351,16 @@ static void b_pb_ref(const struct dram_spec *s, int64_t d, struct seq *q) {
     add(q, 100, DRAM_REFPB, 0, 0, 0);
     add(q, 100 + s->RFCpb + d, DRAM_REF, 0, 0, 0);
 }
+/* with a tRC longer than tRAS + tRP (as some parts have), tRC binds ACT -> REFPB */
+static void b_pb_rc(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 0, DRAM_ACT, 0, 0, 0);
+    add(q, s->RAS, DRAM_PRE, 0, 0, 0);
+    add(q, s->RC + d, DRAM_REFPB, 0, 0, 0);
+}
+static void b_pb_pde(const struct dram_spec *s, int64_t d, struct seq *q) {
+    add(q, 100, DRAM_REFPB, 0, 0, 0);
+    add(q, 100 + s->RFCpb + d, DRAM_PDEF, 0, 0, 0);
+}
 /* a bank's refreshes: at most 9 x tREFI apart, counting a REF as refreshing it (d = -1: late) */
 static void b_pb_refi(const struct dram_spec *s, int64_t d, struct seq *q) {
     add(q, 100, DRAM_REF, 0, 0, 0);
@@ -503,6 +513,10 @@ static void test_refresh_per_bank(void **state) {
     tight(&s, b_pb_pb_same, "tRFCpb");
     tight(&s, b_pb_ref, "tRFCpb");
     tight(&s, b_pb_refi, "tREFI");
+    tight(&s, b_pb_pde, "tRFCpb");
+    struct dram_spec lrc = s;
+    lrc.RC = s.RAS + s.RP + 5;
+    tight(&lrc, b_pb_rc, "tRC");
     struct seq q = {.n = 0};
     add(&q, 0, DRAM_ACT, 0, 0, 0);
     add(&q, s.RC + s.RP, DRAM_REFPB, 0, 0, 0);
