@@ -192,7 +192,6 @@ struct mc {
     uint64_t *pb_done; /* per unit: banks (within the unit) refreshed this round */
     uint32_t *pb_next; /* per unit: where the search in turn starts */
     int32_t *pb_bank;  /* per unit: the flat bank waiting for its REFPB, -1 for none */
-    uint8_t *pb_hold;  /* per flat bank: waiting for its REFPB (nothing but its PRE may issue) */
 
     bool draining, wm_drain;
     bool flush; /* mc_flush(): no more input */
@@ -215,6 +214,15 @@ struct mc {
     unsigned nobs;
     uint64_t burst_mask;
 };
+
+/* Bank b waits for its REFPB: nothing but its PRE may issue to it. */
+static inline bool pb_held(const struct mc *m, uint32_t b) {
+    return m->pb_bank[m->bank_unit[b]] == (int32_t)b;
+}
+/* Rank unit u has a refresh under way (all-bank or per-bank). */
+static inline bool refreshing(const struct mc *m, uint32_t u) {
+    return m->ref_pending[u] || m->pb_bank[u] >= 0;
+}
 
 /* ---- view ---- */
 uint64_t mcv_now(const struct mc_view *v) {
@@ -287,7 +295,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
     if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
-    if (c != DRAM_PRE && m->pb_hold[r->bank]) return DRAM_NEVER; /* waits for its REFPB */
+    if (c != DRAM_PRE && pb_held(m, r->bank)) return DRAM_NEVER; /* waits for its REFPB */
     struct bank_rdy *g = &m->rdy[r->unit * (uint32_t)m->s->bankgroups + r->da.bg];
     if (g->epoch != m->unit_epoch[r->unit]) {
         g->epoch = m->unit_epoch[r->unit];
@@ -311,7 +319,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
     struct mc *m = v->m;
     if (m->ref_pending[dram_unit_of(&m->dram, a)]) return DRAM_NEVER;
-    if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && m->pb_hold[dram_bank_index(&m->dram, a)])
+    if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && pb_held(m, dram_bank_index(&m->dram, a)))
         return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
 }
@@ -368,7 +376,7 @@ static inline uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) 
     const struct dram_bank *bk = &m->dram.bank[b];
     const struct dram_bg *g = &m->dram.bg[m->bank_gi[b]];
     uint64_t f, gf;
-    if (k != 1 && m->pb_hold[b]) return DRAM_NEVER; /* waits for its REFPB: only PRE may go */
+    if (k != 1 && pb_held(m, b)) return DRAM_NEVER; /* waits for its REFPB: only PRE may go */
     switch (k) {
     case 0:
         f = bk->next_act, gf = g->next_act;
@@ -517,7 +525,7 @@ static void ci_verify(struct mc *m) {
                   "mc ch%u: bank %u candidate class or command wrong", m->ch, b);
         uint64_t at = m->ci_rs.at[b], unit = m->ci_unit[4 * c->unit + k];
         uint64_t bus = dram_cmd_bus_ready(&m->dram, cmd);
-        uint64_t want = m->ref_pending[c->unit] || (cmd != DRAM_PRE && m->pb_hold[b])
+        uint64_t want = m->ref_pending[c->unit] || (cmd != DRAM_PRE && pb_held(m, b))
                             ? DRAM_NEVER
                             : dram_ready_at(&m->dram, cmd, &c->da, 0);
         uint64_t got = at > unit ? at : unit;
@@ -669,7 +677,6 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->pb_next = calloc(m->nunits, sizeof *m->pb_next);
     m->pb_done = calloc(m->nunits, sizeof *m->pb_done);
     m->pb_bank = calloc(m->nunits, sizeof *m->pb_bank);
-    m->pb_hold = calloc(m->nbanks, sizeof *m->pb_hold);
     m->unit_epoch = calloc(m->nunits, sizeof *m->unit_epoch);
     m->bank_unit = calloc(m->nbanks, sizeof *m->bank_unit);
     m->bank_bg = calloc(m->nbanks, sizeof *m->bank_bg);
@@ -677,7 +684,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
         !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi ||
-        !m->pb_next || !m->pb_done || !m->pb_bank || !m->pb_hold) {
+        !m->pb_next || !m->pb_done || !m->pb_bank) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -798,7 +805,6 @@ void mc_destroy(struct mc *m) {
     free(m->pb_next);
     free(m->pb_done);
     free(m->pb_bank);
-    free(m->pb_hold);
     free(m->unit_epoch);
     free(m->bank_unit);
     free(m->bank_bg);
@@ -1195,7 +1201,6 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             if (m->pb_bank[u] < 0 && now >= m->ref_due[u]) {
                 uint32_t b = u * m->dram.nbanks_unit + pb_choose(m, u);
                 m->pb_bank[u] = (int32_t)b;
-                m->pb_hold[b] = 1;
                 if (m->ci_on) ci_mark_bank(m, b);
             }
         } else if (!m->ref_pending[u] && now >= m->ref_due[u]) {
@@ -1204,7 +1209,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             if (m->ci_on) ci_unit_refresh(m, u, 0xf);
         }
         if (r->pd) {
-            if ((m->unit_q[u] || m->ref_pending[u] || m->pb_bank[u] >= 0) &&
+            if ((m->unit_q[u] || refreshing(m, u)) &&
                 dram_ready_at(&m->dram, DRAM_PDX, &a, now) <= now) {
                 *ch = (struct mc_choice){NULL, DRAM_PDX, a};
                 return true;
@@ -1216,7 +1221,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             if (dram_ready_at(&m->dram, c, &a, now) <= now) {
                 if (c == DRAM_REF) {
                     m->ref_pending[u] = false;
-                    m->ref_due[u] += (uint64_t)m->s->REFI;
+                    m->ref_due[u] += m->ref_step;
                 }
                 *ch = (struct mc_choice){NULL, c, a};
                 return true;
@@ -1232,8 +1237,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             if (dram_ready_at(&m->dram, c, &ba, now) <= now) {
                 if (c == DRAM_REFPB) {
                     uint32_t nb = m->dram.nbanks_unit, i = b - u * nb;
-                    m->pb_bank[u] = -1;
-                    m->pb_hold[b] = 0; /* issue() marks the bank for the index */
+                    m->pb_bank[u] = -1; /* issue() marks the bank for the index */
                     m->pb_done[u] |= 1ULL << i;
                     if (m->pb_done[u] == (nb == 64 ? ~0ULL : (1ULL << nb) - 1)) m->pb_done[u] = 0;
                     m->pb_next[u] = (i + 1) % nb;
@@ -1267,7 +1271,7 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
     uint64_t t = DRAM_NEVER;
     if (m->cfg.pd_mode != MC_PD_OFF || m->npd) t = 0;
     for (uint32_t u = 0; u < m->nunits && t; u++)
-        t = m->ref_pending[u] || m->pb_bank[u] >= 0 ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
+        t = refreshing(m, u) ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
     m->maint_at = t;
     return want;
 }
@@ -1381,7 +1385,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
             w = m->maint_at;
     } else {
         for (uint32_t u = 0; u < m->nunits; u++) {
-            if (m->ref_pending[u] || m->pb_bank[u] >= 0 || m->dram.rank[u].pd) {
+            if (refreshing(m, u) || m->dram.rank[u].pd) {
                 w = now + 1; /* refresh or wake-up sequence in progress */
                 break;
             }
