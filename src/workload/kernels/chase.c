@@ -165,41 +165,37 @@ struct workload *chase_create(struct cfg *cf, const struct workload_common *wc, 
     }
     uint32_t *a = devmem_host(c->kw.dm, c->d_a, bytes);
     uint32_t sw = (uint32_t)(cc.stride / 4), n = (uint32_t)nodes;
-    if (cc.order == 1) {
-        for (uint32_t i = 0; i < n; i++) a[(uint64_t)i * sw] = ((i + 1) % n) * sw;
-    } else {
-        /* Sattolo: a random permutation with a single cycle, written as next pointers */
-        uint32_t *perm = malloc(sizeof *perm * n);
-        if (!perm) {
-            chase_destroy(&c->kw.base);
-            return ws_fail(e, "chase: out of memory"), NULL;
-        }
-        struct ws_rng r;
-        ws_rng_seed(&r, (uint64_t)wc->seed);
-        for (uint32_t i = 0; i < n; i++) perm[i] = i;
-        for (uint32_t i = n - 1; i > 0; i--) {
-            uint32_t k = (uint32_t)ws_rng_below(&r, i), t = perm[i];
-            perm[i] = perm[k];
-            perm[k] = t;
-        }
-        for (uint32_t i = 0; i < n; i++) a[(uint64_t)perm[i] * sw] = perm[(i + 1) % n] * sw;
-        free(perm);
-    }
-    /* chain w starts w * floor(nodes / chains) places along the cycle from node 0 and ends
-     * `loads` places later (for verify): one walk round the cycle gives every place's word */
-    uint32_t *place = malloc(sizeof *place * n);
-    if (!place) {
+    /* the nodes in chain order: address order, or a random permutation that Sattolo's algorithm
+     * makes a single cycle */
+    uint32_t *order = malloc(sizeof *order * n);
+    if (!order) {
         chase_destroy(&c->kw.base);
         return ws_fail(e, "chase: out of memory"), NULL;
     }
-    for (uint32_t i = 0, j = 0; i < n; i++, j = a[j]) place[i] = j;
+    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    if (cc.order == 0) {
+        struct ws_rng r;
+        ws_rng_seed(&r, (uint64_t)wc->seed);
+        for (uint32_t i = n - 1; i > 0; i--) {
+            uint32_t k = (uint32_t)ws_rng_below(&r, i), t = order[i];
+            order[i] = order[k];
+            order[k] = t;
+        }
+    }
+    uint32_t z = 0; /* node 0's place in the order */
+    for (uint32_t i = 0; i < n; i++) {
+        a[(uint64_t)order[i] * sw] = order[(i + 1) % n] * sw;
+        if (order[i] == 0) z = i;
+    }
+    /* chain w starts w * floor(nodes / chains) places along the cycle from node 0 and ends
+     * `loads` places later (for verify) */
     uint32_t *starts = devmem_host(c->kw.dm, c->d_starts, 4 * nw);
     const uint64_t gap = nodes / nw, lap = (uint64_t)cc.loads % nodes;
     for (uint64_t w = 0; w < nw; w++) {
-        starts[w] = place[w * gap];
-        c->end[w] = place[(w * gap + lap) % nodes];
+        starts[w] = order[(z + w * gap) % nodes] * sw;
+        c->end[w] = order[(z + w * gap + lap) % nodes] * sw;
     }
-    free(place);
+    free(order);
     c->copies[0] = (struct wl_copy){c->d_a, bytes};
     c->copies[1] = (struct wl_copy){c->d_starts, 4 * nw};
     return &c->kw.base;
