@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/mc/frfcfs_core.h" /* FR-FCFS candidates computed inline (ci_fr) */
 #include "mem/mc/policy.h"
 #include "mem/mc/ready_set.h"
 
@@ -159,6 +160,8 @@ struct mc {
      * and ci_sync() settles them before the next pick, so a cycle costs work only for the banks
      * something touched. */
     bool ci_on;
+    bool ci_fr; /* the policy's bank_cand is FR-FCFS's with row-hit cap ci_fr_cap */
+    uint32_t ci_fr_cap;
     bool ci_marked; /* some bank is dirty or stale */
     enum mc_q ci_q;
     struct mc_req **ci_cand; /* [nbanks] */
@@ -194,7 +197,8 @@ struct mc {
     int32_t *pb_bank;  /* per unit: the flat bank waiting for its REFPB, -1 for none */
 
     bool draining, wm_drain;
-    bool flush; /* mc_flush(): no more input */
+    bool drain_dirty; /* queue lengths or flush changed since update_drain() last ran */
+    bool flush;       /* mc_flush(): no more input */
     uint64_t seq;
     uint64_t now, wake, wake_req, min_seen;
     uint64_t occ_t; /* cycle up to which occupancy is accounted */
@@ -412,7 +416,8 @@ static void ci_recand(struct mc *m, uint32_t b, bool moved) {
     uint64_t bit = 1ULL << (b & 63);
     unsigned cls = 0;
     uint64_t key = 0;
-    struct mc_req *c = m->pol->bank_cand(m->pst, &m->view, m->ci_q, b, &cls, &key);
+    struct mc_req *c = m->ci_fr ? frfcfs_cand(&m->view, m->ci_q, b, m->ci_fr_cap, &cls, &key)
+                                : m->pol->bank_cand(m->pst, &m->view, m->ci_q, b, &cls, &key);
     struct mc_req *old = m->ci_cand[b];
     if (!c) {
         if (old) m->ci_kmask[m->ci_kind[b]][w] &= ~bit;
@@ -754,6 +759,10 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
               "mc.policy %s: pick_class_min needs bank_cand", m->pol->name);
     if (m->pol->bank_cand) {
         m->ci_on = true;
+        if (m->pol->frfcfs_cap) {
+            m->ci_fr = true;
+            m->ci_fr_cap = m->pol->frfcfs_cap(m->pst);
+        }
         m->ci_cand = calloc(m->nbanks, sizeof *m->ci_cand);
         m->ci_key = calloc(m->nbanks, sizeof *m->ci_key);
         m->ci_unit = calloc(4 * (size_t)m->nunits, sizeof *m->ci_unit);
@@ -864,6 +873,7 @@ bool mc_idle(const struct mc *m) {
 void mc_flush(struct mc *m, uint64_t now) {
     if (m->flush) return;
     m->flush = true;
+    m->drain_dirty = true;
     /* only a change when drain_when_no_reads is off: wake to start the drain */
     if (!m->cfg.drain_when_no_reads && m->len[MC_WRITEQ] && m->wake > now) m->wake = now;
 }
@@ -965,6 +975,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
         m->head[q] = x;
     m->tail[q] = x;
     m->len[q]++;
+    m->drain_dirty = true;
     /* bank list */
     uint32_t b = x->bank;
     x->bprev = m->btail[q][b];
@@ -994,6 +1005,7 @@ static void unlink_req(struct mc *m, struct mc_req *x) {
     else
         m->tail[q] = x->qprev;
     m->len[q]--;
+    m->drain_dirty = true;
     uint32_t b = x->bank;
     if (x->bprev)
         x->bprev->bnext = x->bnext;
@@ -1280,6 +1292,9 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
  * drain whenever no read is queued (if enabled, or once the input has ended: mc_flush). An episode
  * is counted when draining starts. */
 static void update_drain(struct mc *m) {
+    /* a function of the queue lengths and flush (the same inputs give the same state again) */
+    if (!m->drain_dirty) return;
+    m->drain_dirty = false;
     uint32_t wq = m->len[MC_WRITEQ], rq = m->len[MC_READQ];
     bool was = m->draining;
     if (!m->wm_drain && wq >= (uint32_t)m->cfg.wq_hi)

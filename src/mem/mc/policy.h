@@ -70,6 +70,10 @@ struct mc_policy {
      * class that has one" (frfcfs_oldest_ready), so the controller makes that choice itself
      * without calling pick(); debug builds still call it and assert the two agree. */
     bool pick_class_min;
+    /* Optional, with bank_cand: bank_cand is FR-FCFS's (frfcfs_core.h) with the row-hit cap this
+     * returns (0: none), so the controller computes the candidates inline instead of calling
+     * bank_cand for every command (debug builds still compare the two). */
+    uint32_t (*frfcfs_cap)(const void *st);
     /* Whether the policy reads the shared warp alias/entry tables (env.wt; keys mc.wet.*). */
     bool warp_table;
     /* Optional counters of its own: a struct of stat_size bytes described by stat_desc (every

@@ -21,6 +21,11 @@ static struct mc_req *frfcfs_bank_cand(void *st, const struct mc_view *v, enum m
     return frfcfs_cand(v, q, bank, 0, cls, key);
 }
 
+static uint32_t frfcfs_no_cap(const void *st) {
+    (void)st;
+    return 0;
+}
+
 static bool frfcfs_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;
     return frfcfs_oldest_ready(v, out);
@@ -34,4 +39,5 @@ const struct mc_policy mc_policy_frfcfs = {
     .pick = frfcfs_pick,
     .bank_cand = frfcfs_bank_cand,
     .pick_class_min = true,
+    .frfcfs_cap = frfcfs_no_cap,
 };

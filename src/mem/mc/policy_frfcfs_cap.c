@@ -39,6 +39,10 @@ static struct mc_req *cap_bank_cand(void *st, const struct mc_view *v, enum mc_q
     return frfcfs_cand(v, q, bank, (uint32_t)p->cap, cls, key);
 }
 
+static uint32_t cap_of(const void *st) {
+    return (uint32_t)((const struct frfcfs_cap *)st)->cap;
+}
+
 static bool cap_pick(void *st, const struct mc_view *v, struct mc_choice *out) {
     (void)st;
     return frfcfs_oldest_ready(v, out);
@@ -54,4 +58,5 @@ const struct mc_policy mc_policy_frfcfs_cap = {
     .pick = cap_pick,
     .bank_cand = cap_bank_cand,
     .pick_class_min = true,
+    .frfcfs_cap = cap_of,
 };
