@@ -38,6 +38,7 @@
 static const char *const alloc_names[] = {"on-miss", "on-fill", NULL};
 static const char *const write_names[] = {"write-back", "write-through", "write-evict", NULL};
 static const char *const walloc_names[] = {"no-write-alloc", "write-alloc", NULL};
+static const char *const touch_names[] = {"access", "fill", NULL};
 
 #define OFF(f) offsetof(struct cache_cfg, f)
 /* cfg_key.name must be a static string, hence one table per section from one template. */
@@ -64,6 +65,8 @@ static const char *const walloc_names[] = {"no-write-alloc", "write-alloc", NULL
       "write policy: write-back, write-through, or write-evict (invalidate and forward)"),         \
     K(S, "write_alloc", CFG_ENUM, write_alloc, 0, 0, walloc_names, "",                             \
       "whether a write miss allocates the line (write-back/write-through only)"),                  \
+    K(S, "touch", CFG_ENUM, touch, 0, 0, touch_names, "",                                          \
+      "when a miss to a present line is a use for replacement: at the access, or at its fill"),   \
     K(S, "streaming", CFG_BOOL, streaming, 0, 0, NULL, "",                                         \
       "no-allocate mode: lines are never kept, fills only release waiting requests"),              \
     K(S, "index", CFG_STRING, index, 0, 0, NULL, "",                                               \
@@ -535,7 +538,7 @@ static void decide_at(const struct cache *c, const struct mem_req *r, struct pla
         if (r->kind == MEM_ATOMIC) p->set_dirty = p->need;
         return;
     }
-    p->touch = l != NULL;
+    p->touch = l != NULL && cc->touch == CACHE_TOUCH_ACCESS;
     p->wait = true;
     p->missing = p->need & (uint8_t) ~(l ? l->valid : 0);
     p->m = mshr_find(c, p->la);
@@ -725,7 +728,8 @@ void cache_fill_from(struct cache *c, uint64_t line_addr, uint8_t sectors, uint8
                 queue_writeback(c, wb_la, d);
                 way = v;
             }
-        }
+        } else if (c->cfg.touch == CACHE_TOUCH_FILL)
+            c->repl->on_hit(c->rst, set, (uint32_t)way, now);
         if (way != NIL) {
             l = &set_lines(c, set)[way];
             l->valid |= s;

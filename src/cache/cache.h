@@ -27,6 +27,9 @@
 #include "mem/mem_req.h"
 
 enum cache_alloc { CACHE_ALLOC_ON_MISS, CACHE_ALLOC_ON_FILL };
+/* When a miss to a present line (a sector miss, or a merge into a fetch under way) counts as a
+ * use of the line for replacement: at the access, or when its data are filled in. */
+enum cache_touch { CACHE_TOUCH_ACCESS, CACHE_TOUCH_FILL };
 enum cache_write {
     CACHE_WRITE_BACK,    /* writes mark sectors dirty; dirty sectors are written back on eviction */
     CACHE_WRITE_THROUGH, /* writes update a present line and always go downstream */
@@ -47,6 +50,7 @@ struct cache_cfg {
     int alloc;                        /* enum cache_alloc */
     int write;                        /* enum cache_write */
     int write_alloc;                  /* enum cache_write_alloc */
+    int touch;                        /* enum cache_touch */
     bool streaming;                   /* no-allocate: misses never reserve a line (sectors are
                                          fetched into the MSHR and not kept) */
     char index[CFG_STR_MAX];          /* index function name (cache/index) */

@@ -647,15 +647,19 @@ static int write_cache(struct imp *im, const char *sec, const char *opt, unsigne
         wr = "write-evict";
         break;
     case 'L':
-        /* global stores are written through (local ones would be written back; warpsim has one
-         * policy per cache, and global traffic dominates) */
-        wr = "write-through ; L: global write-through (local write-back is not modelled)";
+        /* GPGPU-Sim's LOCAL_WB_GLOBAL_WT takes the write-evict hit path for global stores
+         * (wr_hit_global_we_local_wb) and write-back for local ones; warpsim has one policy per
+         * cache, and global traffic dominates */
+        wr = "write-evict ; L: global write-evict (local write-back is not modelled)";
         break;
     case 'N': /* GPGPU-Sim's no-write */
     default:  /* R: read-only cache; its writes are never cached */
         wr = "write-evict ; read-only: a write invalidates and goes down";
         break;
     }
+    /* GPGPU-Sim's allocate-on-fill caches stamp a line for LRU when a fill allocates it or a
+     * sector into it (tag_array::fill), never at a miss access */
+    if (c.alloc != 'm') fprintf(f, "touch = fill        ; LRU use at the fill, not the miss\n");
     fprintf(f, "write = %s\n", wr);
     bool walloc = c.wr_alloc != 'N' && (c.wr == 'B' || c.wr == 'T' || c.wr == 'L');
     fprintf(f, "write_alloc = %s%s\n", walloc ? "write-alloc" : "no-write-alloc",

@@ -399,6 +399,40 @@ static void test_alloc_on_miss_vs_fill(void **state) {
     cache_destroy(c);
 }
 
+/* cache.touch: a sector miss to a present line is a use at the access (LRU by reference) or
+ * at its fill (GPGPU-Sim's allocate-on-fill tag_array::fill). One set of 2 ways, on-fill:
+ * A and B filled; A sector-misses; B hits; A's sector arrives; C's fill then evicts A with
+ * touch = access (A used at the miss, before B's hit) and B with touch = fill (A used at its
+ * fill, after B's hit). A merge into A's fetch before B's hit changes neither. */
+static void touch_case(int touch, uint64_t want_kept, uint64_t want_gone) {
+    struct cache_cfg cc = base_cfg();
+    cc.sets = 1;
+    cc.alloc = CACHE_ALLOC_ON_FILL;
+    cc.touch = touch;
+    struct cache *c = mk(&cc);
+    const uint64_t a = 0 * 128, b = 1 * 128, x = 2 * 128;
+    assert_int_equal(ld(c, 0, a, 0x1), CACHE_MISS);
+    assert_int_equal(serve(c), 1);
+    assert_int_equal(ld(c, 1, b, 0x1), CACHE_MISS);
+    assert_int_equal(serve(c), 1);
+    assert_int_equal(ld(c, 2, a, 0x2), CACHE_SECTOR_MISS);
+    assert_int_equal(ld(c, 3, a, 0x2), CACHE_HIT_RESERVED);
+    assert_int_equal(ld(c, 4, b, 0x1), CACHE_HIT);
+    assert_int_equal(serve(c), 1); /* A's sector 1 */
+    assert_int_equal(ld(c, 5, x, 0x1), CACHE_MISS);
+    assert_int_equal(serve(c), 1); /* C takes the LRU way */
+    assert_true(cache_line_state(c, want_kept, NULL, NULL, NULL));
+    assert_false(cache_line_state(c, want_gone, NULL, NULL, NULL));
+    assert_true(cache_line_state(c, x, NULL, NULL, NULL));
+    cache_destroy(c);
+}
+
+static void test_touch_at_access_or_fill(void **state) {
+    (void)state;
+    touch_case(CACHE_TOUCH_ACCESS, 1 * 128, 0 * 128);
+    touch_case(CACHE_TOUCH_FILL, 0 * 128, 1 * 128);
+}
+
 /* Allocate-on-fill, write-back: a fill that evicts a dirty line queues the writeback even when
  * the miss queue is at its depth (never dropped); accesses still see the depth. */
 static void test_fill_writeback_overflow(void **state) {
@@ -793,7 +827,7 @@ static void test_cfg_values(void **state) {
     assert_int_equal(configure("[l2]\nsets = 64\nways=16\nmshrs=128\nmshr_merge=8\n"
                                "miss_queue=12\nhit_lat=20\nalloc=on-fill\nwrite=write-through\n"
                                "write_alloc=no-write-alloc\nstreaming=true\nindex=fermi\n"
-                               "repl=lru\nline=128\nsector=32\n",
+                               "repl=lru\nline=128\nsector=32\ntouch=fill\n",
                                "l2", &cc, &e),
                      0);
     assert_int_equal(cc.sets, 64);
@@ -805,6 +839,7 @@ static void test_cfg_values(void **state) {
     assert_int_equal(cc.alloc, CACHE_ALLOC_ON_FILL);
     assert_int_equal(cc.write, CACHE_WRITE_THROUGH);
     assert_int_equal(cc.write_alloc, CACHE_NO_WRITE_ALLOC);
+    assert_int_equal(cc.touch, CACHE_TOUCH_FILL);
     assert_true(cc.streaming);
     assert_string_equal(cc.index, "fermi");
     /* unset keys keep the prior values; the other section is not read */
@@ -814,7 +849,7 @@ static void test_cfg_values(void **state) {
     assert_string_equal(cc.index, "linear");
     unsigned n;
     assert_non_null(cache_cfg_keys("l1d", &n));
-    assert_int_equal(n, 14);
+    assert_int_equal(n, 15);
     assert_string_equal(cache_cfg_keys("l2", &n)[0].name, "l2.sets");
     assert_null(cache_cfg_keys("l3", &n));
 }
@@ -877,6 +912,7 @@ int main(void) {
         cmocka_unit_test(test_mshr_exhaustion),
         cmocka_unit_test(test_missq_full),
         cmocka_unit_test(test_alloc_on_miss_vs_fill),
+        cmocka_unit_test(test_touch_at_access_or_fill),
         cmocka_unit_test(test_fill_writeback_overflow),
         cmocka_unit_test(test_dirty_writeback),
         cmocka_unit_test(test_write_back_no_alloc),
