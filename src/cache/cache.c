@@ -728,8 +728,10 @@ void cache_fill_from(struct cache *c, uint64_t line_addr, uint8_t sectors, uint8
                 queue_writeback(c, wb_la, d);
                 way = v;
             }
-        } else if (c->cfg.touch == CACHE_TOUCH_FILL)
+        } else if (c->cfg.touch == CACHE_TOUCH_FILL) {
+            /* the miss access left the line's age alone: the fill is its use */
             c->repl->on_hit(c->rst, set, (uint32_t)way, now);
+        }
         if (way != NIL) {
             l = &set_lines(c, set)[way];
             l->valid |= s;
