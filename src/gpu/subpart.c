@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem/mc/mc.h"
 #include "mem/upstream.h"
 
 #define SD(f, doc)                                                                                 \
@@ -122,6 +123,11 @@ struct subpart {
     struct cache_miss cur;
     uint64_t cur_burst[MAX_BURSTS];
     uint32_t cur_nburst, cur_next, cur_fetch;
+    /* The global address and DRAM location of burst cur_next, made once however often a full
+     * controller queue turns the burst back (cur_ga_of = cur_next when they are current). */
+    uint64_t cur_ga;
+    struct dram_addr cur_da;
+    uint32_t cur_ga_of;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
     uint32_t nwarm_wb, cap_warm_wb, warm_head;
@@ -150,7 +156,8 @@ static uint64_t to_local(const struct subpart *s, uint64_t addr) {
     return wraps * s->local_cap + t * burst + (addr & (burst - 1));
 }
 
-static uint64_t to_global(const struct subpart *s, uint64_t local) {
+/* to_global, with the DRAM location of the result (the map decodes it back to `out`). */
+static uint64_t to_global_at(const struct subpart *s, uint64_t local, struct dram_addr *out) {
     uint64_t burst = s->burst_bytes;
     uint64_t wraps = local / s->local_cap;
     local %= s->local_cap;
@@ -167,7 +174,13 @@ static uint64_t to_global(const struct subpart *s, uint64_t local) {
     a.row = (uint32_t)(t / s->ranks);
     a.bg = (uint32_t)(bank / s->bpg);
     a.bank = (uint32_t)(bank % s->bpg);
+    *out = a;
     return wraps * s->global_cap + addr_map_encode(s->map, &a) + off;
+}
+
+static uint64_t to_global(const struct subpart *s, uint64_t local) {
+    struct dram_addr a;
+    return to_global_at(s, local, &a);
 }
 
 uint64_t subpart_local_addr(const struct subpart *s, uint64_t addr) {
@@ -352,6 +365,7 @@ static bool start_miss(struct subpart *s) {
     s->cur = *m;
     s->cur_nburst = bursts_of(s, m->line_addr, m->sectors, s->cur_burst);
     s->cur_next = 0;
+    s->cur_ga_of = UINT32_MAX;
     s->cur_fetch = NO_FETCH;
     if (rd) {
         uint32_t f = s->fetch_free;
@@ -375,8 +389,19 @@ static bool start_miss(struct subpart *s) {
 static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
     if (!s->cur_active && !start_miss(s)) return false;
     bool wr = s->cur_fetch == NO_FETCH;
-    uint64_t a = to_global(s, s->cur_burst[s->cur_next]);
-    if (!memsys_can_accept(s->ms, a, wr)) {
+    if (s->cur_ga_of != s->cur_next) {
+        s->cur_ga = to_global_at(s, s->cur_burst[s->cur_next], &s->cur_da);
+        s->cur_ga_of = s->cur_next;
+#ifndef NDEBUG
+        struct dram_addr chk;
+        addr_map_decode(s->map, s->cur_ga, &chk);
+        WS_ASSERT(memcmp(&chk, &s->cur_da, sizeof chk) == 0 && chk.ch == s->ch,
+                  "l2.%u: burst 0x%llx does not decode to the location it was made from", s->id,
+                  (unsigned long long)s->cur_ga);
+#endif
+    }
+    uint64_t a = s->cur_ga;
+    if (!mc_can_accept(memsys_mc(s->ms, s->ch), wr)) {
         s->st.stall_dram++;
         return false;
     }
@@ -390,7 +415,7 @@ static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
     d.tag = (uint64_t)s->id << 32 | s->cur_fetch;
     d.ts[MEM_TS_L2] = now;
     d.ts[MEM_TS_COL] = UINT64_MAX; /* stays so when the controller forwards it */
-    memsys_enqueue(s->ms, &d, dram_now);
+    memsys_enqueue_decoded(s->ms, &d, &s->cur_da, dram_now);
     if (wr)
         s->st.dram_writes++;
     else

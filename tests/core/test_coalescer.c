@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "base/rng.h"
 #include "core/coalescer.h"
 #include "workload/workload.h"
 
@@ -92,12 +93,64 @@ static void test_inactive_and_order(void **state) {
     assert_int_equal(out[1].line, 0x140);
 }
 
+/* A byte-by-byte reference: every byte of every active lane marks its sector, lines listed in
+ * the order of the first byte that touches them. */
+static unsigned reference(const uint64_t *addr, uint32_t active, unsigned width, unsigned line,
+                          unsigned sector, struct coal_line *ref) {
+    unsigned n = 0;
+    if (width == 0) width = 1;
+    for (int l = 0; l < WARP_SIZE; l++) {
+        if (!(active >> l & 1)) continue;
+        for (uint64_t b = addr[l]; b < addr[l] + width; b++) {
+            uint64_t base = b / line * line;
+            unsigned i = 0;
+            while (i < n && ref[i].line != base) i++;
+            if (i == n) ref[n++] = (struct coal_line){base, 0};
+            ref[i].sectors |= (uint8_t)(1u << ((b - base) / sector));
+        }
+    }
+    return n;
+}
+
+/* Random warps, most of them contiguous full warps (the coalescer's fast path) at random
+ * alignments and widths, the others the same with one lane moved or a lane inactive: the
+ * coalescer equals the byte-level reference. */
+static void test_random_against_reference(void **state) {
+    (void)state;
+    static const unsigned widths[] = {1, 2, 4, 8, 12, 16};
+    struct ws_rng rng;
+    ws_rng_seed(&rng, 7);
+    struct coal_line ref[COAL_MAX_LINES];
+    for (int t = 0; t < 20000; t++) {
+        unsigned width = widths[ws_rng_below(&rng, 6)];
+        unsigned line = ws_rng_below(&rng, 2) ? 128 : 64, sector = line / 4;
+        lanes(0x100000 + ws_rng_below(&rng, 1024), width);
+        uint32_t active = 0xffffffffu;
+        switch (ws_rng_below(&rng, 4)) {
+        case 0:
+            a[ws_rng_below(&rng, WARP_SIZE)] += 1 + ws_rng_below(&rng, 300);
+            break;
+        case 1:
+            active &= ~(1u << ws_rng_below(&rng, WARP_SIZE));
+            break;
+        default:
+            break;
+        }
+        unsigned n = coalesce(a, active, width, line, sector, out);
+        unsigned m = reference(a, active, width, line, sector, ref);
+        assert_int_equal(n, m);
+        for (unsigned i = 0; i < n; i++) {
+            assert_int_equal(out[i].line, ref[i].line);
+            assert_int_equal(out[i].sectors, ref[i].sectors);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stride4_one_line),
-        cmocka_unit_test(test_stride128_32_lines),
-        cmocka_unit_test(test_misaligned_8byte),
-        cmocka_unit_test(test_inactive_and_order),
+        cmocka_unit_test(test_stride4_one_line),         cmocka_unit_test(test_stride128_32_lines),
+        cmocka_unit_test(test_misaligned_8byte),         cmocka_unit_test(test_inactive_and_order),
+        cmocka_unit_test(test_random_against_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
