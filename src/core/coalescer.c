@@ -1,5 +1,6 @@
-/* Coalescer: one pass over the active lanes; a lane usually falls in the same line as the lane
- * before it, so that line is checked first before searching the (at most 64) lines so far. */
+/* Coalescer: one pass over the active lanes, the line of the lane before kept in registers (a
+ * lane usually falls in it), other lines found among the (at most 64) so far; a full warp of
+ * consecutive lanes is one contiguous range, taken line by line without the pass. */
 #include "core/coalescer.h"
 
 /* The entry of line `base` in out[0..*n), appended when absent. */
