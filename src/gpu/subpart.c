@@ -128,6 +128,9 @@ struct subpart {
     uint64_t cur_ga;
     struct dram_addr cur_da;
     uint32_t cur_ga_of;
+    /* The local address of the input head, made once however often the L2 turns it back. */
+    const struct mem_req *head_of;
+    uint64_t head_local;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
     uint32_t nwarm_wb, cap_warm_wb, warm_head;
@@ -507,7 +510,11 @@ static bool access_head(struct subpart *s, uint64_t now) {
     enum cache_fail fail = CACHE_FAIL_NONE;
     r->ts[MEM_TS_L2] = now;
     uint64_t global = r->addr;
-    r->addr = to_local(s, global); /* local while the L2 holds it */
+    if (s->head_of != r) {
+        s->head_local = to_local(s, global);
+        s->head_of = r;
+    }
+    r->addr = s->head_local; /* local while the L2 holds it */
     enum cache_outcome o = cache_access(s->l2, r, now, &kept, &fail);
     if (o == CACHE_RESFAIL) {
         r->addr = global;
@@ -515,6 +522,7 @@ static bool access_head(struct subpart *s, uint64_t now) {
         return false;
     }
     ring_pop(&s->in);
+    s->head_of = NULL; /* (the request may come back later as another one) */
     /* a load fetch that hit or merged into a pending miss is off its way to DRAM */
     if (s->up && r->kind == MEM_LOAD && (!kept || o == CACHE_HIT_RESERVED))
         upstream_sub(s->up, r->o.load_id);
