@@ -1,13 +1,52 @@
 /* Coalescer: one pass over the active lanes, the line of the lane before kept in registers (a
- * lane usually falls in it), other lines found among the (at most 64) so far; a full warp of
- * consecutive lanes is one contiguous range, taken line by line without the pass. */
+ * lane usually falls in it), other lines found in a list, or past 8 lines a hash table, of those
+ * so far; a full warp of consecutive lanes is one contiguous range, taken line by line. */
 #include "core/coalescer.h"
 
-/* The entry of line `base` in out[0..*n), appended when absent. */
-static inline unsigned line_entry(uint64_t base, struct coal_line *out, unsigned *n) {
+#include <stdbool.h>
+#include <string.h>
+
+/* Lines found so far: a plain list while short, then also a small open-addressing table (a warp
+ * of scattered lanes has up to 64 lines, and a list search per lane would cost 32 x 32). */
+enum { LIST_MAX = 8, TABLE = 128 };
+struct lines {
+    struct coal_line *out;
+    unsigned n;
+    bool table_on;
+    uint8_t slot[TABLE]; /* index into out + 1, 0 = free */
+    unsigned lshift;
+};
+
+static inline unsigned slot_of(const struct lines *L, uint64_t base) {
+    uint64_t k = (base >> L->lshift) * 0x9E3779B97F4A7C15ull; /* Fibonacci hashing */
+    return (unsigned)(k >> 57);                               /* 7 bits: TABLE slots */
+}
+
+static inline void table_put(struct lines *L, unsigned i) {
+    unsigned h = slot_of(L, L->out[i].line);
+    while (L->slot[h]) h = (h + 1) % TABLE;
+    L->slot[h] = (uint8_t)(i + 1);
+}
+
+/* The entry of line `base`, appended when absent. */
+static inline unsigned line_entry(struct lines *L, uint64_t base) {
+    if (L->table_on) {
+        unsigned h = slot_of(L, base);
+        for (; L->slot[h]; h = (h + 1) % TABLE)
+            if (L->out[L->slot[h] - 1].line == base) return L->slot[h] - 1u;
+        L->out[L->n] = (struct coal_line){base, 0};
+        L->slot[h] = (uint8_t)(L->n + 1);
+        return L->n++;
+    }
     unsigned i = 0;
-    while (i < *n && out[i].line != base) i++;
-    if (i == *n) out[(*n)++] = (struct coal_line){base, 0};
+    while (i < L->n && L->out[i].line != base) i++;
+    if (i < L->n) return i;
+    L->out[L->n++] = (struct coal_line){base, 0};
+    if (L->n == LIST_MAX) {
+        memset(L->slot, 0, sizeof L->slot);
+        for (unsigned j = 0; j < L->n; j++) table_put(L, j);
+        L->table_on = true;
+    }
     return i;
 }
 
@@ -39,7 +78,12 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
             return n;
         }
     }
-    unsigned n = 0, cur = 0;
+    struct lines L;
+    L.out = out;
+    L.n = 0;
+    L.table_on = false;
+    L.lshift = (unsigned)__builtin_ctz(line);
+    unsigned cur = 0;
     uint64_t cur_line = UINT64_MAX;
     unsigned cur_mask = 0;
     for (uint32_t m = active; m; m &= m - 1) {
@@ -53,7 +97,7 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
             unsigned mask = (2u << s1) - (1u << s0); /* sectors s0..s1 */
             if (base != cur_line) {
                 if (cur_line != UINT64_MAX) out[cur].sectors |= (uint8_t)cur_mask;
-                cur = line_entry(base, out, &n);
+                cur = line_entry(&L, base);
                 cur_line = base;
                 cur_mask = 0;
             }
@@ -63,5 +107,5 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
         }
     }
     if (cur_line != UINT64_MAX) out[cur].sectors |= (uint8_t)cur_mask;
-    return n;
+    return L.n;
 }

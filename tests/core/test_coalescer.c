@@ -113,8 +113,9 @@ static unsigned reference(const uint64_t *addr, uint32_t active, unsigned width,
 }
 
 /* Random warps, most of them contiguous full warps (the coalescer's fast path) at random
- * alignments and widths, the others the same with one lane moved or a lane inactive: the
- * coalescer equals the byte-level reference. */
+ * alignments and widths, the others the same with one lane moved or a lane inactive, or
+ * scattered lanes over 64 B to 32 KB (many lines): the coalescer equals the byte-level
+ * reference. */
 static void test_random_against_reference(void **state) {
     (void)state;
     static const unsigned widths[] = {1, 2, 4, 8, 12, 16};
@@ -126,12 +127,18 @@ static void test_random_against_reference(void **state) {
         unsigned line = ws_rng_below(&rng, 2) ? 128 : 64, sector = line / 4;
         lanes(0x100000 + ws_rng_below(&rng, 1024), width);
         uint32_t active = 0xffffffffu;
-        switch (ws_rng_below(&rng, 4)) {
+        switch (ws_rng_below(&rng, 5)) {
         case 0:
             a[ws_rng_below(&rng, WARP_SIZE)] += 1 + ws_rng_below(&rng, 300);
             break;
         case 1:
             active &= ~(1u << ws_rng_below(&rng, WARP_SIZE));
+            break;
+        case 2:
+            /* scattered lanes, some sharing lines: up to 64 lines (the coalescer's table) */
+            for (int l = 0; l < WARP_SIZE; l++)
+                a[l] = 0x200000 + ws_rng_below(&rng, 1u << (6 + ws_rng_below(&rng, 10)));
+            active = (uint32_t)ws_rng_below(&rng, 1ull << 32) | 1u;
             break;
         default:
             break;
