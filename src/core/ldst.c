@@ -224,7 +224,7 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
         r->o.nreq = (uint16_t)n;
         r->ts[MEM_TS_ISSUE] = now;
         r->src = (uint16_t)l->sm;
-        r->dst = (uint16_t)l->env.subpart_of(l->env.ctx, r->addr);
+        /* r->dst is set when the request (or its fetch) leaves for the L2 (drain): most hit */
         q_push(l, r, idx, 0);
     }
     l->st->mem_reqs += n;
@@ -291,7 +291,8 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
                              0.5)
                 : 0;
         if (ts[MEM_TS_MC_ENQ] && ts[MEM_TS_MC_ENQ] != UINT64_MAX) {
-            uint32_t ch = r->dst / (l->env.subparts ? l->env.subparts : 1), i = 0;
+            uint32_t dst = l->env.subpart_of(l->env.ctx, r->addr);
+            uint32_t ch = dst / (l->env.subparts ? l->env.subparts : 1), i = 0;
             uint64_t at = ts[MEM_TS_MC_ENQ];
             while (i < m->nmc && m->mc[i].ch != ch) i++;
             if (i < m->nmc) {
