@@ -426,9 +426,15 @@ static bool access_l1(struct ldst *l, struct qent *q, uint64_t now, uint64_t blk
  * per line), as a whole line is with one bank. */
 static uint32_t bank_mask(const struct ldst *l, const struct mem_req *r) {
     uint64_t first = r->addr / l->sector; /* r->addr is line-aligned */
-    uint32_t m = 0;
+    uint32_t m = 0, nb = l->banks;
+    if ((nb & (nb - 1)) == 0) {
+        /* power-of-two banks (the usual): the set sectors only, no division */
+        for (uint32_t b = r->sectors; b; b &= b - 1)
+            m |= 1u << (uint32_t)((first + (uint64_t)__builtin_ctz(b)) & (nb - 1));
+        return m;
+    }
     for (unsigned s = 0; s < 8; s++)
-        if (r->sectors >> s & 1) m |= 1u << (uint32_t)((first + s) % l->banks);
+        if (r->sectors >> s & 1) m |= 1u << (uint32_t)((first + s) % nb);
     return m;
 }
 
