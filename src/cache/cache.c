@@ -355,6 +355,8 @@ struct cache {
 
     struct cache_miss *mq; /* ring */
     uint32_t mq_cap, mq_head, mq_n, mq_limit;
+    /* Bumped by everything that changes what an access decides (cache_version). */
+    uint64_t version;
 
     struct mem_req *rdy_head, *rdy_tail;
     struct cache_stats st;
@@ -629,6 +631,7 @@ enum cache_outcome cache_access(struct cache *c, struct mem_req *r, uint64_t now
     if (r->kind == MEM_LOAD && way != NIL && r->sectors &&
         !(r->sectors & ~set_lines(c, set)[way].valid)) {
         c->st.access[0][CACHE_HIT]++;
+        c->version++;
         c->repl->on_hit(c->rst, set, (uint32_t)way, now);
         if (kept) *kept = false;
         if (fail) *fail = CACHE_FAIL_NONE;
@@ -645,6 +648,7 @@ enum cache_outcome cache_access(struct cache *c, struct mem_req *r, uint64_t now
         return CACHE_RESFAIL;
     }
     c->st.access[wr][p.out]++;
+    c->version++;
     uint8_t wb_dirty = 0;
     uint64_t wb_la = 0;
     int32_t lw = p.way; /* the line the access leaves its mark on */
@@ -693,6 +697,7 @@ const struct cache_miss *cache_miss_peek(const struct cache *c) {
 
 void cache_miss_pop(struct cache *c) {
     WS_ASSERT(c->mq_n, "cache %s: pop from an empty miss queue", c->name);
+    c->version++;
     if (++c->mq_head == c->mq_cap) c->mq_head = 0;
     c->mq_n--;
 }
@@ -713,6 +718,7 @@ void cache_fill_from(struct cache *c, uint64_t line_addr, uint8_t sectors, uint8
               sectors, (unsigned long long)la, e->pending);
     e->pending &= (uint8_t)~s;
     c->st.fills++;
+    c->version++;
 
     struct cache_line *l = NULL;
     if (!c->cfg.streaming) {
@@ -848,7 +854,17 @@ const struct cache_stats *cache_stats(const struct cache *c) {
     return &c->st;
 }
 
+uint64_t cache_version(const struct cache *c) {
+    return c->version;
+}
+
+void cache_count_resfail(struct cache *c, const struct mem_req *r, enum cache_fail f) {
+    c->st.access[r->kind != MEM_LOAD][CACHE_RESFAIL]++;
+    c->st.fail[f]++;
+}
+
 void cache_invalidate(struct cache *c) {
+    c->version++;
     /* lines being filled keep their reservation so the fill still finds them */
     for (uint32_t set = 0; set < c->sets; set++)
         for (uint32_t w = 0; w < c->ways; w++) {

@@ -152,5 +152,12 @@ uint32_t cache_miss_len(const struct cache *c);
 const struct cache_cfg *cache_cfg_of(const struct cache *c);
 void cache_finish(struct cache *c);
 const struct cache_stats *cache_stats(const struct cache *c);
+/* A number that changes whenever the cache's state changes in a way that can change what an
+ * access decides (lines, LRU order, MSHRs, miss queue): an access turned back (CACHE_RESFAIL)
+ * at one version is turned back the same way while the version stays. */
+uint64_t cache_version(const struct cache *c);
+/* Counts what a turned-back access counts (for a caller that knows the access would be turned
+ * back for cause f: same request, same version). */
+void cache_count_resfail(struct cache *c, const struct mem_req *r, enum cache_fail f);
 /* Invalidates everything (kernel boundary flush of an L1); dirty lines are not written back. */
 void cache_invalidate(struct cache *c);

@@ -128,9 +128,12 @@ struct subpart {
     uint64_t cur_ga;
     struct dram_addr cur_da;
     uint32_t cur_ga_of;
-    /* The local address of the input head, made once however often the L2 turns it back. */
+    /* The local address of the input head, made once however often the L2 turns it back, and
+     * when the L2 turned it back: the L2's version then + 1 (0: not turned back) and why. */
     const struct mem_req *head_of;
     uint64_t head_local;
+    uint64_t head_fail_ver;
+    enum cache_fail head_fail;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
     uint32_t nwarm_wb, cap_warm_wb, warm_head;
@@ -513,12 +516,27 @@ static bool access_head(struct subpart *s, uint64_t now) {
     if (s->head_of != r) {
         s->head_local = to_local(s, global);
         s->head_of = r;
+        s->head_fail_ver = 0;
+    }
+    if (s->head_fail_ver == cache_version(s->l2) + 1) {
+        /* nothing in the L2 changed since it turned this request back: it would again */
+#ifndef NDEBUG
+        r->addr = s->head_local;
+        WS_ASSERT(cache_probe(s->l2, r) == CACHE_RESFAIL, "l2.%u: skipped an access that fits",
+                  s->id);
+        r->addr = global;
+#endif
+        cache_count_resfail(s->l2, r, s->head_fail);
+        s->st.stall_resfail++;
+        return false;
     }
     r->addr = s->head_local; /* local while the L2 holds it */
     enum cache_outcome o = cache_access(s->l2, r, now, &kept, &fail);
     if (o == CACHE_RESFAIL) {
         r->addr = global;
         s->st.stall_resfail++;
+        s->head_fail_ver = cache_version(s->l2) + 1;
+        s->head_fail = fail;
         return false;
     }
     ring_pop(&s->in);

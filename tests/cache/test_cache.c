@@ -433,6 +433,39 @@ static void test_touch_at_access_or_fill(void **state) {
     touch_case(CACHE_TOUCH_FILL, 0 * 128, 1 * 128);
 }
 
+/* cache_version: an access turned back stays turned back while the version stays (what lets
+ * the L2's owner skip retries), and every state change moves it: an access that went through,
+ * a fill, a miss-queue pop. cache_count_resfail counts what a turned-back access counts. */
+static void test_version_and_resfail(void **state) {
+    (void)state;
+    struct cache_cfg cc = base_cfg();
+    cc.mshrs = 1;
+    struct cache *c = mk(&cc);
+    enum cache_fail f;
+    uint64_t v0 = cache_version(c);
+    assert_int_equal(ld(c, 0, A(0, 0), 0x1), CACHE_MISS);
+    uint64_t v1 = cache_version(c);
+    assert_true(v1 != v0);
+    assert_int_equal(acc(c, rq(1, A(1, 0), 0x1, MEM_LOAD), NULL, &f), CACHE_RESFAIL);
+    assert_int_equal(f, CACHE_FAIL_MSHR);
+    assert_true(cache_version(c) == v1); /* a turned-back access changes nothing */
+    assert_int_equal(cache_probe(c, &reqs[1]), CACHE_RESFAIL);
+    cache_count_resfail(c, &reqs[1], f);
+    cache_finish(c);
+    assert_int_equal(cache_stats(c)->fail[CACHE_FAIL_MSHR], 2);
+    assert_int_equal(cache_stats(c)->access[0][CACHE_RESFAIL], 2);
+    /* the miss leaves the queue, then its data arrive: both move the version */
+    struct cache_miss m = *cache_miss_peek(c);
+    cache_miss_pop(c);
+    uint64_t v2 = cache_version(c);
+    assert_true(v2 != v1);
+    cache_fill(c, m.line_addr, m.sectors, ++now);
+    assert_true(cache_version(c) != v2);
+    assert_int_equal(ld(c, 2, A(1, 0), 0x1), CACHE_MISS); /* the MSHR is free again */
+    serve(c);
+    cache_destroy(c);
+}
+
 /* Allocate-on-fill, write-back: a fill that evicts a dirty line queues the writeback even when
  * the miss queue is at its depth (never dropped); accesses still see the depth. */
 static void test_fill_writeback_overflow(void **state) {
@@ -913,6 +946,7 @@ int main(void) {
         cmocka_unit_test(test_missq_full),
         cmocka_unit_test(test_alloc_on_miss_vs_fill),
         cmocka_unit_test(test_touch_at_access_or_fill),
+        cmocka_unit_test(test_version_and_resfail),
         cmocka_unit_test(test_fill_writeback_overflow),
         cmocka_unit_test(test_dirty_writeback),
         cmocka_unit_test(test_write_back_no_alloc),
