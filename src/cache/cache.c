@@ -159,6 +159,8 @@ int cache_cfg_validate(const struct cache_cfg *cc, const char *sec, const struct
         return bad(e, c, sec, "write", cc->write, "not a valid write policy");
     if (cc->write_alloc < 0 || cc->write_alloc > CACHE_WRITE_ALLOC)
         return bad(e, c, sec, "write_alloc", cc->write_alloc, "not a valid write-allocate policy");
+    if (cc->touch < 0 || cc->touch > CACHE_TOUCH_FILL)
+        return bad(e, c, sec, "touch", cc->touch, "not a valid touch mode");
     /* a read miss that evicts a dirty line queues its fetch and the writeback together */
     if (cc->write == CACHE_WRITE_BACK && cc->alloc == CACHE_ALLOC_ON_MISS && !cc->streaming &&
         cc->miss_queue < 2)

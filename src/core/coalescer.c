@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/err.h"
+
 /* Lines found so far: a plain list while short, then also a small open-addressing table (a warp
  * of scattered lanes has up to 64 lines, and a list search per lane would cost 32 x 32). */
 enum { LIST_MAX = 8, TABLE = 128 };
@@ -58,7 +60,8 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
     if (width == 0) width = 1;
     const uint64_t line_mask = (uint64_t)line - 1;
     const unsigned sshift = (unsigned)__builtin_ctz(sector);
-    if (active == UINT32_MAX) {
+    WS_ASSERT(width <= line, "coalescer: %u-byte lanes on %u-byte lines", width, line);
+    if (active == UINT32_MAX && addr[0] + 32 * (uint64_t)width > addr[0]) {
         /* the common fully coalesced case: 32 lanes reading one after another cover one
          * contiguous range, whose lines come out in address order (the lanes' order) */
         uint64_t a = addr[0];

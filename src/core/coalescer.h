@@ -14,7 +14,8 @@ struct coal_line {
 };
 
 /* Coalesces the lanes set in `active` (lane i reads/writes bytes [addr[i], addr[i] + width)).
- * `line` and `sector` are powers of two with line / sector <= 8. Lines come out in the order of
+ * `line` and `sector` are powers of two with line / sector <= 8 and width <= line (so a lane
+ * touches at most 2 lines). Lines come out in the order of
  * the first lane that touches them. Returns the number of lines written to out[]. A width of 0
  * counts as 1 byte. */
 unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigned line,

@@ -80,8 +80,8 @@ const struct cfg_key sm_cfg_keys[] = {
     {"core.l1_banks", CFG_INT, OFF(l1_banks), "1", 1, 32, NULL, "banks",
      "L1D banks, core.sector bytes interleaved: one cycle takes up to this many line requests of "
      "one instruction whose sectors use distinct banks (GPGPU-Sim gpgpu_l1_banks)"},
-    {"core.line", CFG_INT, OFF(line), "128", 8, 4096, NULL, "bytes",
-     "coalescing line: one request per line touched"},
+    {"core.line", CFG_INT, OFF(line), "128", 16, 4096, NULL, "bytes",
+     "coalescing line: one request per line touched (at least 16 B, the widest lane access)"},
     {"core.sector", CFG_INT, OFF(sector), "32", 1, 4096, NULL, "bytes",
      "coalescing sector: the request's sector mask granularity"},
     {"core.out_q", CFG_INT, OFF(out_q), "8", 1, 65536, NULL, "requests",

@@ -661,7 +661,8 @@ static int write_cache(struct imp *im, const char *sec, const char *opt, unsigne
      * sector into it (tag_array::fill), never at a miss access */
     if (c.alloc != 'm') fprintf(f, "touch = fill        ; LRU use at the fill, not the miss\n");
     fprintf(f, "write = %s\n", wr);
-    bool walloc = c.wr_alloc != 'N' && (c.wr == 'B' || c.wr == 'T' || c.wr == 'L');
+    /* (write-evict, 'L' included, never allocates on a write) */
+    bool walloc = c.wr_alloc != 'N' && (c.wr == 'B' || c.wr == 'T');
     fprintf(f, "write_alloc = %s%s\n", walloc ? "write-alloc" : "no-write-alloc",
             c.wr_alloc == 'L' || c.wr_alloc == 'F' ? " ; lazy/fetch-on-read write allocation" : "");
     fprintf(f, "streaming = %s%s\n", skip ? "true" : "false",

@@ -54,6 +54,7 @@ struct mem_req {
     bool offchip;            /* its data came from DRAM (an L2 miss, or merged into one) */
     uint8_t offchip_sectors; /* of the sectors it waited for at the cache that released it, those
                                 whose data came from DRAM (cache_fill_from); 0 for hits */
-    uint16_t src, dst;       /* NoC endpoints: SM id, memory sub-partition id */
+    uint16_t src, dst;       /* NoC endpoints: SM id, memory sub-partition id (dst is set when
+                                the request leaves the SM: not for L1 hits) */
     struct mem_req *next;    /* intrusive list link for whoever holds it */
 };

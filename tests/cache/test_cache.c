@@ -427,10 +427,44 @@ static void touch_case(int touch, uint64_t want_kept, uint64_t want_gone) {
     cache_destroy(c);
 }
 
+/* The same with the merge into A's fetch after B's hit, and C's data back before A's: with
+ * touch = access the merge was A's last use, so C evicts B; with touch = fill neither A's sector
+ * miss nor the merge was a use, so C evicts A (whose own fill then brings it back). */
+static void touch_merge_case(int touch, uint64_t want_kept, uint64_t want_gone) {
+    struct cache_cfg cc = base_cfg();
+    cc.sets = 1;
+    cc.alloc = CACHE_ALLOC_ON_FILL;
+    cc.touch = touch;
+    struct cache *c = mk(&cc);
+    const uint64_t a = 0 * 128, b = 1 * 128, x = 2 * 128;
+    assert_int_equal(ld(c, 0, a, 0x1), CACHE_MISS);
+    assert_int_equal(serve(c), 1);
+    assert_int_equal(ld(c, 1, b, 0x1), CACHE_MISS);
+    assert_int_equal(serve(c), 1);
+    assert_int_equal(ld(c, 2, a, 0x2), CACHE_SECTOR_MISS);
+    assert_int_equal(ld(c, 3, b, 0x1), CACHE_HIT);
+    assert_int_equal(ld(c, 4, a, 0x2), CACHE_HIT_RESERVED);
+    assert_int_equal(ld(c, 5, x, 0x1), CACHE_MISS);
+    struct cache_miss ma = *cache_miss_peek(c);
+    cache_miss_pop(c);
+    struct cache_miss mx = *cache_miss_peek(c);
+    cache_miss_pop(c);
+    assert_int_equal(ma.line_addr, a);
+    assert_int_equal(mx.line_addr, x);
+    cache_fill(c, mx.line_addr, mx.sectors, ++now); /* C first: its victim now */
+    assert_true(cache_line_state(c, want_kept, NULL, NULL, NULL));
+    assert_false(cache_line_state(c, want_gone, NULL, NULL, NULL));
+    cache_fill(c, ma.line_addr, ma.sectors, ++now);
+    serve(c);
+    cache_destroy(c);
+}
+
 static void test_touch_at_access_or_fill(void **state) {
     (void)state;
     touch_case(CACHE_TOUCH_ACCESS, 1 * 128, 0 * 128);
     touch_case(CACHE_TOUCH_FILL, 0 * 128, 1 * 128);
+    touch_merge_case(CACHE_TOUCH_ACCESS, 0 * 128, 1 * 128);
+    touch_merge_case(CACHE_TOUCH_FILL, 1 * 128, 0 * 128);
 }
 
 /* cache_version: an access turned back stays turned back while the version stays (what lets
@@ -460,9 +494,31 @@ static void test_version_and_resfail(void **state) {
     uint64_t v2 = cache_version(c);
     assert_true(v2 != v1);
     cache_fill(c, m.line_addr, m.sectors, ++now);
-    assert_true(cache_version(c) != v2);
+    uint64_t v3 = cache_version(c);
+    assert_true(v3 != v2);
     assert_int_equal(ld(c, 2, A(1, 0), 0x1), CACHE_MISS); /* the MSHR is free again */
     serve(c);
+    /* a load hit moves the LRU order, an invalidation everything */
+    uint64_t v4 = cache_version(c);
+    assert_true(v4 != v3);
+    assert_int_equal(ld(c, 3, A(0, 0), 0x1), CACHE_HIT);
+    assert_true(cache_version(c) != v4);
+    v4 = cache_version(c);
+    cache_invalidate(c);
+    assert_true(cache_version(c) != v4);
+    /* a store turned back counts as a write's RESFAIL */
+    cc.write = CACHE_WRITE_THROUGH;
+    cc.write_alloc = CACHE_NO_WRITE_ALLOC;
+    cc.miss_queue = 1;
+    struct cache *w = mk(&cc);
+    assert_int_equal(acc(w, rq(4, A(0, 0), 0x1, MEM_STORE), NULL, &f), CACHE_MISS);
+    assert_int_equal(acc(w, rq(5, A(1, 0), 0x1, MEM_STORE), NULL, &f), CACHE_RESFAIL);
+    assert_int_equal(f, CACHE_FAIL_MISSQ);
+    cache_count_resfail(w, &reqs[5], f);
+    assert_int_equal(cache_stats(w)->access[1][CACHE_RESFAIL], 2);
+    assert_int_equal(cache_stats(w)->fail[CACHE_FAIL_MISSQ], 2);
+    cache_miss_pop(w);
+    cache_destroy(w);
     cache_destroy(c);
 }
 

@@ -112,10 +112,10 @@ static unsigned reference(const uint64_t *addr, uint32_t active, unsigned width,
     return n;
 }
 
-/* Random warps, most of them contiguous full warps (the coalescer's fast path) at random
- * alignments and widths, the others the same with one lane moved or a lane inactive, or
- * scattered lanes over 64 B to 32 KB (many lines): the coalescer equals the byte-level
- * reference. */
+/* Random warps over random geometries (16-256 B lines of 1-8 sectors): contiguous full warps
+ * (the coalescer's fast path) at random alignments and widths, the same with one lane moved or
+ * one lane inactive, or scattered lanes over 64 B to 32 KB (many lines, the table): the
+ * coalescer equals the byte-level reference. */
 static void test_random_against_reference(void **state) {
     (void)state;
     static const unsigned widths[] = {1, 2, 4, 8, 12, 16};
@@ -124,7 +124,9 @@ static void test_random_against_reference(void **state) {
     struct coal_line ref[COAL_MAX_LINES];
     for (int t = 0; t < 20000; t++) {
         unsigned width = widths[ws_rng_below(&rng, 6)];
-        unsigned line = ws_rng_below(&rng, 2) ? 128 : 64, sector = line / 4;
+        /* lines of 16 to 256 B (never narrower than a lane), 1 to 8 sectors each */
+        unsigned line = 16u << ws_rng_below(&rng, 5);
+        unsigned sector = line >> ws_rng_below(&rng, 4);
         lanes(0x100000 + ws_rng_below(&rng, 1024), width);
         uint32_t active = 0xffffffffu;
         switch (ws_rng_below(&rng, 5)) {

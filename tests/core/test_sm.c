@@ -237,6 +237,8 @@ static void test_cfg_errors(void **state) {
     expect_cfg_error("[core]\nsubcore_assign = skew\n", "core.subcore_assign = 'skew'");
     expect_cfg_error("[core]\nsector = 48\n", "core.sector = 48");
     expect_cfg_error("[core]\nline = 96\n", "core.line = 96 is not a power of two");
+    /* a 16 B lane must not span more than two lines (the coalescer's bound) */
+    expect_cfg_error("[core]\nline = 8\nsector = 8\n", "core.line = 8 is out of range");
     expect_cfg_error("[core]\nmax_warps = 2\nsubcores = 4\n", "core.subcores = 4 exceeds");
     expect_cfg_error("[core]\nlat_int = 0\n", "out of range");
     expect_cfg_error("[core]\nl1_banks = 0\n", "core.l1_banks");

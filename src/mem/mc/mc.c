@@ -656,6 +656,10 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     }
     m->s = spec;
     m->cfg = *mcfg;
+    /* update_drain() runs only when its inputs change, which needs lo < hi (mc_cfg_configure
+     * checks it for configured values) */
+    WS_ASSERT(mcfg->wq_lo < mcfg->wq_hi, "mc: wq_lo %lld must be below wq_hi %lld",
+              (long long)mcfg->wq_lo, (long long)mcfg->wq_hi);
     m->ch = channel;
     m->view.m = m;
     if (dram_chan_init(&m->dram, spec, channel, e) != 0) {

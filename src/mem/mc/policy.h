@@ -72,7 +72,7 @@ struct mc_policy {
     bool pick_class_min;
     /* Optional, with bank_cand: bank_cand is FR-FCFS's (frfcfs_core.h) with the row-hit cap this
      * returns (0: none), so the controller computes the candidates inline instead of calling
-     * bank_cand for every command (debug builds still compare the two). */
+     * bank_cand for every command (debug builds still compare them every cycle: ci_verify). */
     uint32_t (*frfcfs_cap)(const void *st);
     /* Whether the policy reads the shared warp alias/entry tables (env.wt; keys mc.wet.*). */
     bool warp_table;
