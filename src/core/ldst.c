@@ -510,9 +510,18 @@ bool ldst_reply(struct ldst *l, struct mem_req *r, uint64_t now) {
     return l->mi_used < mi_before;
 }
 
+void ldst_settle(struct ldst *l, uint64_t now) {
+    if (l->on >= l->ocap && l->qn && !l->wait_fill && l->q[l->qhead].r) block(l, BLK_PORT, now + 1);
+}
+
 uint64_t ldst_next_event(const struct ldst *l, uint64_t floor) {
-    if (l->on || cache_miss_pending(l->l1)) return floor;
-    if (l->qn && !l->wait_fill) return floor;
+    /* With the outgoing ring full nothing here moves until the NoC takes a request, and the
+     * GPU wakes the SM when it does: a global access at the head stays blocked (BLK_PORT,
+     * timed by block/unblock) and the miss queue cannot drain. Requests in a ring that is not
+     * full need no step either: the NoC drains it. */
+    bool full = l->on >= l->ocap;
+    if (!full && cache_miss_pending(l->l1)) return floor;
+    if (l->qn && !l->wait_fill && (!full || !l->q[l->qhead].r)) return floor;
     uint64_t t = UINT64_MAX;
     if (l->hn) t = l->hp[l->hhead].t;
     return t < floor ? floor : t;

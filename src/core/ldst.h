@@ -58,6 +58,10 @@ bool ldst_cycle(struct ldst *l, uint64_t now);
 /* A reply for this SM (fetch fill, store/atomic acknowledgement, writeback acknowledgement).
  * Returns true when instruction slots were freed. */
 bool ldst_reply(struct ldst *l, struct mem_req *r, uint64_t now);
+/* End of an SM cycle: with the outgoing ring full the unit sleeps until the NoC takes a request
+ * (ldst_next_event), so a global access waiting at the head is recorded as blocked from the next
+ * cycle on, as a step in that cycle would have found it. */
+void ldst_settle(struct ldst *l, uint64_t now);
 /* Earliest cycle >= floor at which ldst_cycle has work not waiting for a reply; UINT64_MAX. */
 uint64_t ldst_next_event(const struct ldst *l, uint64_t floor);
 

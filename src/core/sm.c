@@ -757,6 +757,7 @@ int sm_cycle(struct sm *s, uint64_t now, struct ws_err *e) {
         struct subcore *sc = &s->sc[i];
         if (sc->nlive && sc->next_ready <= now && examine(s, sc, i, now, e) != 0) return -1;
     }
+    ldst_settle(s->ldst, now);
     s->floor = now + 1;
     return 0;
 }

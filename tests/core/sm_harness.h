@@ -292,6 +292,9 @@ static uint64_t h_run(struct h *h, uint64_t limit) {
         if (sm_take_finished(h->s)) h_dispatch(h, now);
         if (h->next_cta == h->f->k.ncta && sm_idle(h->s) && h->npend == 0) break;
         uint64_t next = h->every_cycle ? now + 1 : sm_next_event(h->s);
+        /* like the GPU: requests waiting to leave are offered every cycle, and taking one wakes
+         * the SM (its LDST unit sleeps while its outgoing ring is full) */
+        if (sm_out_peek(h->s) && now + 1 < next) next = now + 1;
         for (unsigned i = 0; i < h->npend; i++)
             if (h->pend[i].t < next) next = h->pend[i].t;
         if (next == UINT64_MAX) {
