@@ -52,6 +52,17 @@ static inline unsigned line_entry(struct lines *L, uint64_t base) {
     return i;
 }
 
+/* The part of [a, end) in a's line: that line's address (*base), where the next line starts
+ * (*stop) and the mask of the sectors the part covers. */
+static inline unsigned line_part(uint64_t a, uint64_t end, uint64_t line_mask, unsigned sshift,
+                                 uint64_t *base, uint64_t *stop) {
+    *base = a & ~line_mask;
+    *stop = *base + line_mask + 1;
+    uint64_t last = (end < *stop ? end : *stop) - 1;
+    unsigned s0 = (unsigned)((a - *base) >> sshift), s1 = (unsigned)((last - *base) >> sshift);
+    return (2u << s1) - (1u << s0); /* sectors s0..s1 */
+}
+
 /* Consecutive lanes mostly touch the same line, so the current line and its sectors are kept in
  * registers and written to out[] when a lane moves to another line. Shifts, not divisions: line
  * and sector are powers of two. */
@@ -71,11 +82,9 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
             const uint64_t end = a + 32 * (uint64_t)width;
             unsigned n = 0;
             while (a < end) {
-                uint64_t base = a & ~line_mask, stop = base + line_mask + 1;
-                uint64_t last = (end < stop ? end : stop) - 1;
-                unsigned s0 = (unsigned)((a - base) >> sshift);
-                unsigned s1 = (unsigned)((last - base) >> sshift);
-                out[n++] = (struct coal_line){base, (uint8_t)((2u << s1) - (1u << s0))};
+                uint64_t base, stop;
+                unsigned mask = line_part(a, end, line_mask, sshift, &base, &stop);
+                out[n++] = (struct coal_line){base, (uint8_t)mask};
                 a = stop;
             }
             return n;
@@ -92,12 +101,8 @@ unsigned coalesce(const uint64_t *addr, uint32_t active, unsigned width, unsigne
     for (uint32_t m = active; m; m &= m - 1) {
         uint64_t a = addr[__builtin_ctz(m)], end = a + width;
         for (;;) {
-            /* the part of [a, end) in a's line */
-            uint64_t base = a & ~line_mask, stop = base + line_mask + 1;
-            uint64_t last = (end < stop ? end : stop) - 1;
-            unsigned s0 = (unsigned)((a - base) >> sshift),
-                     s1 = (unsigned)((last - base) >> sshift);
-            unsigned mask = (2u << s1) - (1u << s0); /* sectors s0..s1 */
+            uint64_t base, stop;
+            unsigned mask = line_part(a, end, line_mask, sshift, &base, &stop);
             if (base != cur_line) {
                 if (cur_line != UINT64_MAX) out[cur].sectors |= (uint8_t)cur_mask;
                 cur = line_entry(&L, base);

@@ -510,18 +510,22 @@ bool ldst_reply(struct ldst *l, struct mem_req *r, uint64_t now) {
     return l->mi_used < mi_before;
 }
 
+/* The head is a global access that cannot go before the NoC takes a request from the full
+ * outgoing ring (which wakes the SM). */
+static bool ring_holds_head(const struct ldst *l) {
+    return l->on >= l->ocap && l->qn && !l->wait_fill && l->q[l->qhead].r;
+}
+
 void ldst_settle(struct ldst *l, uint64_t now) {
-    if (l->on >= l->ocap && l->qn && !l->wait_fill && l->q[l->qhead].r) block(l, BLK_PORT, now + 1);
+    if (ring_holds_head(l)) block(l, BLK_PORT, now + 1);
 }
 
 uint64_t ldst_next_event(const struct ldst *l, uint64_t floor) {
-    /* With the outgoing ring full nothing here moves until the NoC takes a request, and the
-     * GPU wakes the SM when it does: a global access at the head stays blocked (BLK_PORT,
-     * timed by block/unblock) and the miss queue cannot drain. Requests in a ring that is not
-     * full need no step either: the NoC drains it. */
-    bool full = l->on >= l->ocap;
-    if (!full && cache_miss_pending(l->l1)) return floor;
-    if (l->qn && !l->wait_fill && (!full || !l->q[l->qhead].r)) return floor;
+    /* With the outgoing ring full the miss queue cannot drain and a global access at the head
+     * stays blocked (BLK_PORT, timed by block/unblock) until the NoC takes a request; requests
+     * in a ring that is not full need no step either: the NoC drains it. */
+    if (l->on < l->ocap && cache_miss_pending(l->l1)) return floor;
+    if (l->qn && !l->wait_fill && !ring_holds_head(l)) return floor;
     uint64_t t = UINT64_MAX;
     if (l->hn) t = l->hp[l->hhead].t;
     return t < floor ? floor : t;

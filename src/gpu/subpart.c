@@ -129,9 +129,10 @@ struct subpart {
     struct dram_addr cur_da;
     uint32_t cur_ga_of;
     /* The local address of the input head, made once however often the L2 turns it back, and
-     * when the L2 turned it back: the L2's version then + 1 (0: not turned back) and why. */
+     * whether the L2 turned it back, at which L2 version and why. */
     const struct mem_req *head_of;
     uint64_t head_local;
+    bool head_failed;
     uint64_t head_fail_ver;
     enum cache_fail head_fail;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
@@ -516,9 +517,9 @@ static bool access_head(struct subpart *s, uint64_t now) {
     if (s->head_of != r) {
         s->head_local = to_local(s, global);
         s->head_of = r;
-        s->head_fail_ver = 0;
+        s->head_failed = false;
     }
-    if (s->head_fail_ver == cache_version(s->l2) + 1) {
+    if (s->head_failed && s->head_fail_ver == cache_version(s->l2)) {
         /* nothing in the L2 changed since it turned this request back: it would again */
 #ifndef NDEBUG
         r->addr = s->head_local;
@@ -535,7 +536,8 @@ static bool access_head(struct subpart *s, uint64_t now) {
     if (o == CACHE_RESFAIL) {
         r->addr = global;
         s->st.stall_resfail++;
-        s->head_fail_ver = cache_version(s->l2) + 1;
+        s->head_failed = true;
+        s->head_fail_ver = cache_version(s->l2);
         s->head_fail = fail;
         return false;
     }

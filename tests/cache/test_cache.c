@@ -404,17 +404,23 @@ static void test_alloc_on_miss_vs_fill(void **state) {
  * A and B filled; A sector-misses; B hits; A's sector arrives; C's fill then evicts A with
  * touch = access (A used at the miss, before B's hit) and B with touch = fill (A used at its
  * fill, after B's hit). A merge into A's fetch before B's hit changes neither. */
-static void touch_case(int touch, uint64_t want_kept, uint64_t want_gone) {
+/* One set of 2 ways, allocate-on-fill, the given touch mode, holding lines a then b. */
+static struct cache *touch_cache(int touch, uint64_t a, uint64_t b) {
     struct cache_cfg cc = base_cfg();
     cc.sets = 1;
     cc.alloc = CACHE_ALLOC_ON_FILL;
     cc.touch = touch;
     struct cache *c = mk(&cc);
-    const uint64_t a = 0 * 128, b = 1 * 128, x = 2 * 128;
     assert_int_equal(ld(c, 0, a, 0x1), CACHE_MISS);
     assert_int_equal(serve(c), 1);
     assert_int_equal(ld(c, 1, b, 0x1), CACHE_MISS);
     assert_int_equal(serve(c), 1);
+    return c;
+}
+
+static void touch_case(int touch, uint64_t want_kept, uint64_t want_gone) {
+    const uint64_t a = 0 * 128, b = 1 * 128, x = 2 * 128;
+    struct cache *c = touch_cache(touch, a, b);
     assert_int_equal(ld(c, 2, a, 0x2), CACHE_SECTOR_MISS);
     assert_int_equal(ld(c, 3, a, 0x2), CACHE_HIT_RESERVED);
     assert_int_equal(ld(c, 4, b, 0x1), CACHE_HIT);
@@ -431,16 +437,8 @@ static void touch_case(int touch, uint64_t want_kept, uint64_t want_gone) {
  * touch = access the merge was A's last use, so C evicts B; with touch = fill neither A's sector
  * miss nor the merge was a use, so C evicts A (whose own fill then brings it back). */
 static void touch_merge_case(int touch, uint64_t want_kept, uint64_t want_gone) {
-    struct cache_cfg cc = base_cfg();
-    cc.sets = 1;
-    cc.alloc = CACHE_ALLOC_ON_FILL;
-    cc.touch = touch;
-    struct cache *c = mk(&cc);
     const uint64_t a = 0 * 128, b = 1 * 128, x = 2 * 128;
-    assert_int_equal(ld(c, 0, a, 0x1), CACHE_MISS);
-    assert_int_equal(serve(c), 1);
-    assert_int_equal(ld(c, 1, b, 0x1), CACHE_MISS);
-    assert_int_equal(serve(c), 1);
+    struct cache *c = touch_cache(touch, a, b);
     assert_int_equal(ld(c, 2, a, 0x2), CACHE_SECTOR_MISS);
     assert_int_equal(ld(c, 3, b, 0x1), CACHE_HIT);
     assert_int_equal(ld(c, 4, a, 0x2), CACHE_HIT_RESERVED);
