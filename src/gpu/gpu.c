@@ -41,9 +41,10 @@ const struct cfg_key gpu_cfg_keys[] = {
     {"gpu.watchdog", CFG_INT, OFF(watchdog), "1000000", 1000, 1e12, NULL, "core cycles",
      "stop a run that makes no progress for this long and report where it is stuck"},
     {"gpu.max_cycles", CFG_INT, OFF(max_cycles), "0", 0, 1e15, NULL, "core cycles",
-     "stop after this many core cycles (0: run to completion)"},
+     "stop after exactly this many core cycles (0: run to completion)"},
     {"gpu.max_insts", CFG_INT, OFF(max_insts), "0", 0, 1e15, NULL, "warp insts",
-     "stop after this many warp instructions (0: run to completion)"},
+     "stop at the end of the first core cycle that brings the warp instructions issued to this "
+     "many (0: run to completion)"},
 };
 const unsigned gpu_cfg_nkeys = CFG_COUNT(gpu_cfg_keys);
 #undef OFF
@@ -163,6 +164,7 @@ struct gpu {
     struct cache_stats l1_sum, l2_sum;
     struct subpart_stats sp_sum;
     uint64_t cycles_base; /* core cycle of the first launch */
+    uint64_t insts;       /* warp instructions issued so far by all SMs (gpu.max_insts) */
     double kernel_t0;     /* host time of the current launch */
     gpu_progress_fn progress;
     void *progress_ctx;
@@ -382,7 +384,9 @@ static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
     for (uint32_t i = 0; i < g->nsm; i++) {
         if (g->sm_next[i] > now) continue;
         struct sm *s = g->sm[i];
+        const uint64_t before = sm_stats(s)->warp_insts;
         if (sm_cycle(s, now, e) != 0) return -1;
+        g->insts += sm_stats(s)->warp_insts - before;
         *did = true;
         uint32_t f = sm_take_finished(s);
         if (f) {
@@ -550,7 +554,16 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
     uint64_t last_progress_cyc = g->clk.cyc[CLK_CORE];
     uint64_t last_progress_val = 0, steps = 0;
     double last_report = host_now();
+    /* The limits are checked at every step, so that where a run stops depends only on the
+     * simulated machine, not on which cycles the loop visits (skipping idle time) */
+    const uint64_t max_insts = (uint64_t)g->cfg.max_insts;
+    const uint64_t end_cyc = g->cfg.max_cycles ? g->cycles_base + (uint64_t)g->cfg.max_cycles
+                                               : UINT64_MAX;
     while (!done(g)) {
+        if (g->clk.cyc[CLK_CORE] >= end_cyc || (max_insts && g->insts >= max_insts)) {
+            g->sum.stopped_early = true;
+            return 0;
+        }
         unsigned mask;
         uint64_t t = clocks_next(&g->clk, &mask);
         bool did = false;
@@ -576,6 +589,9 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
                 if (done(g)) break;
                 return stuck(g, "nothing can make progress (deadlock)", e);
             }
+            /* a skip stops at the cycle limit: the run ends there, exactly */
+            if (end_cyc != UINT64_MAX && nt > clocks_time_of(&g->clk, CLK_CORE, end_cyc))
+                nt = clocks_time_of(&g->clk, CLK_CORE, end_cyc);
             if (nt > t) clocks_skip_to(&g->clk, nt);
         }
         if ((++steps & 4095) == 0) {
@@ -587,11 +603,7 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
             } else if (cyc - last_progress_cyc > (uint64_t)g->cfg.watchdog) {
                 return stuck(g, "no progress for gpu.watchdog cycles", e);
             }
-            if ((g->cfg.max_cycles && cyc - g->cycles_base >= (uint64_t)g->cfg.max_cycles) ||
-                (g->cfg.max_insts && total_insts(g) >= (uint64_t)g->cfg.max_insts)) {
-                g->sum.stopped_early = true;
-                return 0;
-            }
+            WS_ASSERT(g->insts == total_insts(g), "gpu: issued-instruction count drifted");
             double h = host_now();
             if (g->progress && h - last_report > 0.25) {
                 last_report = h;

@@ -66,19 +66,36 @@ static void test_unloaded_miss(void **state) {
     }
 }
 
-/* gpu.max_insts stops a run early (checked every few thousand steps), without the end-of-run
- * conservation check, and says so. */
+/* gpu.max_insts stops a run early, at the end of the first core cycle whose instructions reach
+ * the limit, without the end-of-run conservation check, and says so; gpu.max_cycles stops it
+ * after exactly that many cycles. Both are checked every cycle, so the cycle a run stops at does
+ * not depend on which cycles the loop skips: a cycle cap one short of where the instruction cap
+ * stopped leaves fewer instructions, and one at it the same run. */
 static void test_limits(void **state) {
     (void)state;
-    struct result full, cut;
+    struct result full, cut, at, before;
     must_run("rtx2060s", "bfs", "workload.bfs.nodes=4096", &full);
     must_run("rtx2060s", "bfs", "workload.bfs.nodes=4096;gpu.max_insts=20000", &cut);
     assert_false(full.s.stopped_early);
     assert_true(cut.s.stopped_early);
     assert_true(cut.s.warp_insts >= 20000);
     assert_true(cut.s.warp_insts < full.s.warp_insts);
+    char set[128];
+    snprintf(set, sizeof set, "workload.bfs.nodes=4096;gpu.max_cycles=%llu",
+             (unsigned long long)cut.s.cycles);
+    must_run("rtx2060s", "bfs", set, &at);
+    assert_true(at.s.stopped_early);
+    assert_int_equal(at.s.cycles, cut.s.cycles);
+    assert_int_equal(at.s.warp_insts, cut.s.warp_insts);
+    snprintf(set, sizeof set, "workload.bfs.nodes=4096;gpu.max_cycles=%llu",
+             (unsigned long long)cut.s.cycles - 1);
+    must_run("rtx2060s", "bfs", set, &before);
+    assert_int_equal(before.s.cycles, cut.s.cycles - 1);
+    assert_true(before.s.warp_insts < 20000);
     free(full.json);
     free(cut.json);
+    free(at.json);
+    free(before.json);
 }
 
 static void test_config_errors(void **state) {
