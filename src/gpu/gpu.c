@@ -557,8 +557,8 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
     /* The limits are checked at every step, so that where a run stops depends only on the
      * simulated machine, not on which cycles the loop visits (skipping idle time) */
     const uint64_t max_insts = (uint64_t)g->cfg.max_insts;
-    const uint64_t end_cyc = g->cfg.max_cycles ? g->cycles_base + (uint64_t)g->cfg.max_cycles
-                                               : UINT64_MAX;
+    const uint64_t end_cyc =
+        g->cfg.max_cycles ? g->cycles_base + (uint64_t)g->cfg.max_cycles : UINT64_MAX;
     while (!done(g)) {
         if (g->clk.cyc[CLK_CORE] >= end_cyc || (max_insts && g->insts >= max_insts)) {
             g->sum.stopped_early = true;
