@@ -480,7 +480,8 @@ static int submit_slurm(struct sweep *sw, char ***job_argv, const struct slurm_o
     }
     const char *base = strrchr(sw->r.path, '/');
     char jobname[128];
-    snprintf(jobname, sizeof jobname, "warpsim-%s", base ? base + 1 : sw->r.path);
+    /* a label only: a long recipe name is cut */
+    snprintf(jobname, sizeof jobname, "warpsim-%.100s", base ? base + 1 : sw->r.path);
     char *dot = strrchr(jobname, '.');
     if (dot && !strcmp(dot, ".ini")) *dot = '\0';
     slurm_script(f, o, jobname, exe, cwd, sw->dir, tasks, ids, n);

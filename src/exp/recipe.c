@@ -163,9 +163,11 @@ static int on_groups(struct parse_ctx *x, const char *name, const char *value) {
             if (r->ngroups == RCP_MAX_GROUPS)
                 return ws_fail(x->e, "%s:%ld: [groups]: more than %d named groups", r->path,
                                x->line, RCP_MAX_GROUPS);
-            if (strlen(name) > 15) /* the report's group labels hold 15 */
-                return ws_fail(x->e, "%s:%ld: [groups]: group name '%s' longer than 15 characters",
-                               r->path, x->line, name);
+            if (strlen(name) >= sizeof r->groups[g].key)
+                return ws_fail(x->e,
+                               "%s:%ld: [groups]: group name '%.40s...' longer than %zu "
+                               "characters",
+                               r->path, x->line, name, sizeof r->groups[g].key - 1);
             r->ngroups++;
             snprintf(r->groups[g].key, sizeof r->groups[g].key, "%s", name);
             r->groups[g].line = x->line;
@@ -496,7 +498,8 @@ static int check(struct recipe *r, struct ws_err *e) {
         if (!m->path[0])
             return ws_fail(e, "%s:%ld: [metric %s]: no path (e.g. path = stats.gpu.ipc)", r->path,
                            m->line, m->name);
-        if (!m->label[0]) snprintf(m->label, sizeof m->label, "%s", m->name);
+        _Static_assert(sizeof m->label >= sizeof m->name, "a metric's name fits its label");
+        if (!m->label[0]) memcpy(m->label, m->name, strlen(m->name) + 1);
     }
     for (int i = 0; i < r->nfigs; i++)
         if (check_figure(r, &r->figs[i], e) != 0) return -1;

@@ -153,10 +153,10 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
                 if (!strcmp(t->groups[b], order[k])) rb = k;
             }
             if (rb < ra || (ra == rb && strcmp(t->groups[b], t->groups[a]) < 0)) {
-                char tmp[16];
-                memcpy(tmp, t->groups[a], 16);
-                memcpy(t->groups[a], t->groups[b], 16);
-                memcpy(t->groups[b], tmp, 16);
+                char tmp[RCP_KEY];
+                memcpy(tmp, t->groups[a], sizeof tmp);
+                memcpy(t->groups[a], t->groups[b], sizeof tmp);
+                memcpy(t->groups[b], tmp, sizeof tmp);
             }
         }
     free(lclass);
@@ -371,7 +371,7 @@ static void fig_bars(const struct rpt_table *t, const struct rcp_figure *fg, FIL
     gp_head(gp, fg, yl, fg->x >= 0 ? r->axes[fg->x].key : "", ncat * (ns + 1));
     fputs("set style fill solid 0.85 border -1\nset boxwidth 0.9\nset xtics rotate by -30 (", gp);
     for (int c = 0; c < ncat; c++) {
-        char lab[96];
+        char lab[RCP_KEY + 8]; /* a value, or the mean's name and a group */
         if (c < nx)
             snprintf(lab, sizeof lab, "%s", value_name(t, fg->x, c));
         else if (c - nx < t->ngroups && t->ngroups > 1)

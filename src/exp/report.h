@@ -20,12 +20,12 @@ struct rpt_table {
     const struct recipe *r;
     const struct rcp_job *jobs;
     int njobs, nm;
-    bool *have;          /* result present and complete */
-    double *val, *norm;  /* [job * nm + metric]; NAN when missing */
-    struct rpt_box *box; /* [job * nm + metric]; ok when the path names a histogram */
-    char (*group)[16];   /* per job */
+    bool *have;             /* result present and complete */
+    double *val, *norm;     /* [job * nm + metric]; NAN when missing */
+    struct rpt_box *box;    /* [job * nm + metric]; ok when the path names a histogram */
+    char (*group)[RCP_KEY]; /* per job (a group is a class or a [groups] key) */
     int ngroups;
-    char groups[16][16]; /* distinct groups, sorted */
+    char groups[16][RCP_KEY]; /* distinct groups, sorted */
 };
 
 /* Geometric mean of the finite values; NAN when there is none or one is <= 0. */

@@ -986,9 +986,12 @@ int check_groups(struct mars *m, struct truth *t, const char *what, int extra, s
     qsort(got, m->out_n, sizeof *got, cmp_str);
     qsort(t->s, t->n, sizeof *t->s, cmp_str);
     for (uint32_t i = 0; i < t->n; i++)
-        if (strcmp(got[i], t->s[i]))
-            return free(got),
-                   ws_fail(e, "%s: record '%s' where the host has '%s'", what, got[i], t->s[i]);
+        if (strcmp(got[i], t->s[i])) {
+            /* the message reads got[i]: free after it is made */
+            int rc = ws_fail(e, "%s: record '%s' where the host has '%s'", what, got[i], t->s[i]);
+            free(got);
+            return rc;
+        }
     free(got);
     return 0;
 }
