@@ -148,9 +148,20 @@ struct gpu {
     uint64_t *sm_next; /* core cycle each SM next needs sm_cycle */
     /* Who has work, so that idle SMs and slices cost nothing per cycle. */
     uint64_t *sm_out;   /* bit set: SMs with requests waiting for the request network */
+    uint64_t *sm_blk;   /* of those, SMs whose head the network refused (see skip_refused) */
+    uint64_t *sm_offer; /* scratch: SMs to offer this cycle */
     uint64_t *sp_out;   /* bit set: slices with replies waiting for the reply network */
     uint64_t *sp_next;  /* L2 cycle each slice next needs subpart_cycle */
     uint64_t *sp_ret;   /* DRAM cycle of each slice's earliest DRAM data */
+    uint64_t *sp_blk, *sp_offer; /* as sm_blk and sm_offer, for the reply network */
+    /* The earliest of sm_next[], sp_next[] and sp_ret[], kept exact: a cycle in which no SM (no
+     * slice) is due skips their scan, and next_time() needs none. Only core_tick() and l2_tick()
+     * raise entries, and they fold every entry in again; everything else lowers one through
+     * sm_wake(), sp_wake() and sp_ret_lower(). */
+    uint64_t sm_min, sp_next_min, sp_ret_min;
+    /* SMs with a next event, slices with a next event or DRAM data to come: the scans visit only
+     * these (in a memory-bound kernel most slices, and SMs without CTAs, wait for nothing) */
+    uint64_t *sm_live, *sp_live;
     uint64_t dram_next; /* DRAM cycle the controllers next need a tick */
     /* Current kernel. */
     struct workload *w;
@@ -188,12 +199,38 @@ static uint32_t env_subpart(void *ctx, uint64_t addr) {
     return a.ch * g->nsub + bank % g->nsub;
 }
 
+/* SM i (slice i) has something to do at t, before what it knew. An entry below the domain's
+ * current cycle means "due now" everywhere it is read (core_tick, l2_tick, consider), so a
+ * caller that would move one up to the current cycle leaves it instead. */
+static inline void sm_wake(struct gpu *g, uint32_t i, uint64_t t) {
+#ifndef NDEBUG
+    WS_ASSERT(t <= g->sm_next[i], "gpu: SM %u woken later (%llu > %llu)", i, (unsigned long long)t,
+              (unsigned long long)g->sm_next[i]);
+#endif
+    g->sm_next[i] = t;
+    if (t < g->sm_min) g->sm_min = t;
+    g->sm_live[i >> 6] |= 1ull << (i & 63);
+}
+static inline void sp_wake(struct gpu *g, uint32_t i, uint64_t t) {
+#ifndef NDEBUG
+    WS_ASSERT(t <= g->sp_next[i], "gpu: slice %u woken later (%llu > %llu)", i,
+              (unsigned long long)t, (unsigned long long)g->sp_next[i]);
+#endif
+    g->sp_next[i] = t;
+    if (t < g->sp_next_min) g->sp_next_min = t;
+    g->sp_live[i >> 6] |= 1ull << (i & 63);
+}
+static inline void sp_ret_lower(struct gpu *g, uint32_t i, uint64_t t) {
+    if (t < g->sp_ret[i]) g->sp_ret[i] = t;
+    if (t < g->sp_ret_min) g->sp_ret_min = t;
+    g->sp_live[i >> 6] |= 1ull << (i & 63);
+}
+
 static void on_dram_done(void *ctx, const struct mc_req *mr) {
     struct gpu *g = ctx;
     uint32_t i = subpart_of_tag(mr->r.tag);
     subpart_dram_done(g->sp[i], mr);
-    if (!mr->r.is_write && mr->r.ts[MEM_TS_DATA] < g->sp_ret[i])
-        g->sp_ret[i] = mr->r.ts[MEM_TS_DATA];
+    if (!mr->r.is_write) sp_ret_lower(g, i, mr->r.ts[MEM_TS_DATA]);
 }
 
 static inline void bit_set(uint64_t *b, uint32_t i) {
@@ -270,14 +307,22 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     g->sm = calloc(g->nsm, sizeof *g->sm);
     g->sm_next = calloc(g->nsm, sizeof *g->sm_next);
     g->sp = calloc(g->nsp, sizeof *g->sp);
-    g->sm_out = calloc((g->nsm + 63) / 64, sizeof *g->sm_out);
-    g->sp_out = calloc((g->nsp + 63) / 64, sizeof *g->sp_out);
+    /* sm_out, sm_blk, sm_offer, sm_live; sp_out, sp_blk, sp_offer, sp_live */
+    g->sm_out = calloc(4 * (size_t)((g->nsm + 63) / 64), sizeof *g->sm_out);
+    g->sp_out = calloc(4 * (size_t)((g->nsp + 63) / 64), sizeof *g->sp_out);
     g->sp_next = calloc(g->nsp, sizeof *g->sp_next);
     g->sp_ret = calloc(g->nsp, sizeof *g->sp_ret);
     if (!g->sm || !g->sm_next || !g->sp || !g->sm_out || !g->sp_out || !g->sp_next || !g->sp_ret) {
         ws_fail(e, "out of memory");
         goto fail;
     }
+    g->sm_blk = g->sm_out + (g->nsm + 63) / 64;
+    g->sm_offer = g->sm_blk + (g->nsm + 63) / 64;
+    g->sm_live = g->sm_offer + (g->nsm + 63) / 64;
+    g->sp_blk = g->sp_out + (g->nsp + 63) / 64;
+    g->sp_offer = g->sp_blk + (g->nsp + 63) / 64;
+    g->sp_live = g->sp_offer + (g->nsp + 63) / 64;
+    g->sm_min = g->sp_next_min = g->sp_ret_min = UINT64_MAX;
     struct sm_env env = {
         g,        env_alloc,
         env_free, env_subpart,
@@ -369,7 +414,7 @@ static int dispatch(struct gpu *g, uint64_t now, struct ws_err *e) {
         if (sm_can_take(s, &g->k)) {
             if (sm_take_cta(s, g->w, &g->k, g->next_cta, now, e) != 0) return -1;
             g->next_cta++;
-            g->sm_next[g->next_sm] = now;
+            if (g->sm_next[g->next_sm] > now) sm_wake(g, g->next_sm, now);
             tried = 0;
         } else {
             tried++;
@@ -380,9 +425,14 @@ static int dispatch(struct gpu *g, uint64_t now, struct ws_err *e) {
 }
 
 static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
+    if (now < g->sm_min) return 0; /* no SM is due */
     bool freed = false;
-    for (uint32_t i = 0; i < g->nsm; i++) {
-        if (g->sm_next[i] > now) continue;
+    g->sm_min = UINT64_MAX; /* every live entry is folded in again below */
+    FOR_BITS(g->sm_live, g->nsm, i) {
+        if (g->sm_next[i] > now) {
+            if (g->sm_next[i] < g->sm_min) g->sm_min = g->sm_next[i];
+            continue;
+        }
         struct sm *s = g->sm[i];
         const uint64_t before = sm_stats(s)->warp_insts;
         if (sm_cycle(s, now, e) != 0) return -1;
@@ -394,6 +444,8 @@ static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
             freed = true;
         }
         g->sm_next[i] = sm_next_event(s);
+        if (g->sm_next[i] < g->sm_min) g->sm_min = g->sm_next[i];
+        if (g->sm_next[i] == UINT64_MAX) bit_clear(g->sm_live, i);
         if (sm_out_peek(s)) {
             bit_set(g->sm_out, i);
             *did = true;
@@ -403,33 +455,66 @@ static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
     return 0;
 }
 
+/* A sender (input i of network x) whose head the network refused is refused again until a
+ * crossing frees room at its input: only its own pushes fill it, and its head stays. Such a
+ * sender is not asked (blk); each cycle it waits counts as the refusal asking would have been.
+ * Leaves in offer[] the senders of out[] to ask this cycle. */
+static void skip_refused(struct xbar *x, const uint64_t *out, uint64_t *blk, uint64_t *offer,
+                         uint32_t n) {
+    const uint32_t nw = (n + 63) / 64;
+    uint64_t any = 0;
+    for (uint32_t w = 0; w < nw; w++) any |= blk[w];
+    if (!any) {
+        /* nobody refused: the set of freed inputs can wait (a stale entry only costs an ask) */
+        for (uint32_t w = 0; w < nw; w++) offer[w] = out[w];
+        return;
+    }
+    uint64_t stalls = 0;
+    xbar_take_freed(x, offer);
+    for (uint32_t w = 0; w < nw; w++) {
+        uint64_t still = blk[w] & ~offer[w] & out[w];
+        blk[w] = still;
+        for (uint64_t m = still; m; m &= m - 1) stalls++; /* a few bits: cheaper than popcount */
+        offer[w] = out[w] & ~still;
+    }
+    if (stalls) xbar_note_stalls(x, stalls);
+}
+
 static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t core_now = g->clk.cyc[CLK_CORE];
     /* Inject: SMs into the request network, slices into the reply network. */
     uint64_t l2_now = g->clk.cyc[CLK_L2];
-    FOR_BITS(g->sm_out, g->nsm, i) {
+    skip_refused(g->req, g->sm_out, g->sm_blk, g->sm_offer, g->nsm);
+    FOR_BITS(g->sm_offer, g->nsm, i) {
         struct mem_req *r;
         while ((r = sm_out_peek(g->sm[i]))) {
             uint32_t b = req_bytes(g, r);
-            if (!xbar_can_push(g->req, i, b)) break;
+            if (!xbar_can_push(g->req, i, b)) {
+                bit_set(g->sm_blk, i);
+                break;
+            }
             r->ts[MEM_TS_NOC_IN] = now;
             xbar_push(g->req, i, r->dst, r, b, now);
             sm_out_pop(g->sm[i]);
             *did = true;
             /* room in its output queue may unblock its LDST unit */
-            if (g->sm_next[i] > core_now) g->sm_next[i] = core_now;
+            if (g->sm_next[i] > core_now) sm_wake(g, i, core_now);
         }
         if (!r) bit_clear(g->sm_out, i);
     }
-    FOR_BITS(g->sp_out, g->nsp, i) {
+    skip_refused(g->rep, g->sp_out, g->sp_blk, g->sp_offer, g->nsp);
+    FOR_BITS(g->sp_offer, g->nsp, i) {
         struct mem_req *r;
         while ((r = subpart_out_peek(g->sp[i]))) {
             uint32_t b = rep_bytes(g, r);
-            if (!xbar_can_push(g->rep, i, b)) break;
+            if (!xbar_can_push(g->rep, i, b)) {
+                bit_set(g->sp_blk, i);
+                break;
+            }
             xbar_push(g->rep, i, r->src, r, b, now);
             subpart_out_pop(g->sp[i]);
             *did = true;
-            if (g->sp_next[i] > l2_now) g->sp_next[i] = l2_now; /* output room */
+            if (g->sp_next[i] > l2_now) sp_wake(g, i, l2_now); /* output room */
         }
         if (!r) bit_clear(g->sp_out, i);
     }
@@ -440,7 +525,8 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
             struct mem_req *r = xbar_pop(g->req, (uint32_t)o, now);
             r->ts[MEM_TS_NOC_OUT] = now;
             subpart_push(g->sp[o], r, l2_now);
-            g->sp_next[o] = l2_now;
+            /* an entry already due (even overdue: it means the next cycle) stays */
+            if (g->sp_next[o] > l2_now) sp_wake(g, (uint32_t)o, l2_now);
             *did = true;
         }
     }
@@ -448,7 +534,7 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
         while (xbar_peek(g->rep, (uint32_t)o)) {
             struct mem_req *r = xbar_pop(g->rep, (uint32_t)o, now);
             sm_reply(g->sm[o], r, core_now);
-            g->sm_next[o] = core_now;
+            if (g->sm_next[o] > core_now) sm_wake(g, (uint32_t)o, core_now);
             *did = true;
         }
     }
@@ -456,8 +542,14 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
 
 static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t dram_now = g->clk.cyc[CLK_DRAM];
-    for (uint32_t i = 0; i < g->nsp; i++) {
-        if (g->sp_next[i] > now && g->sp_ret[i] > dram_now) continue;
+    if (now < g->sp_next_min && dram_now < g->sp_ret_min) return; /* no slice is due */
+    g->sp_next_min = g->sp_ret_min = UINT64_MAX; /* every live entry is folded in again below */
+    FOR_BITS(g->sp_live, g->nsp, i) {
+        if (g->sp_next[i] > now && g->sp_ret[i] > dram_now) {
+            if (g->sp_next[i] < g->sp_next_min) g->sp_next_min = g->sp_next[i];
+            if (g->sp_ret[i] < g->sp_ret_min) g->sp_ret_min = g->sp_ret[i];
+            continue;
+        }
         struct subpart *s = g->sp[i];
         if (subpart_cycle(s, now, dram_now)) {
             *did = true;
@@ -465,6 +557,9 @@ static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
         }
         g->sp_next[i] = subpart_next_event(s, now + 1);
         g->sp_ret[i] = subpart_next_dram(s);
+        if (g->sp_next[i] < g->sp_next_min) g->sp_next_min = g->sp_next[i];
+        if (g->sp_ret[i] < g->sp_ret_min) g->sp_ret_min = g->sp_ret[i];
+        if (g->sp_next[i] == UINT64_MAX && g->sp_ret[i] == UINT64_MAX) bit_clear(g->sp_live, i);
         if (subpart_out_peek(s)) bit_set(g->sp_out, i);
     }
 }
@@ -488,21 +583,30 @@ static void consider(const struct clocks *k, enum clk_domain d, uint64_t c, uint
 static uint64_t next_time(struct gpu *g) {
     const struct clocks *k = &g->clk;
     uint64_t t = UINT64_MAX;
-    for (uint32_t i = 0; i < g->nsm; i++) consider(k, CLK_CORE, g->sm_next[i], &t);
+#ifndef NDEBUG
+    uint64_t sm_lo = UINT64_MAX, sp_lo = UINT64_MAX, ret_lo = UINT64_MAX;
+    for (uint32_t i = 0; i < g->nsm; i++) sm_lo = g->sm_next[i] < sm_lo ? g->sm_next[i] : sm_lo;
+    for (uint32_t i = 0; i < g->nsp; i++) {
+        sp_lo = g->sp_next[i] < sp_lo ? g->sp_next[i] : sp_lo;
+        ret_lo = g->sp_ret[i] < ret_lo ? g->sp_ret[i] : ret_lo;
+    }
+    WS_ASSERT(sm_lo == g->sm_min && sp_lo == g->sp_next_min && ret_lo == g->sp_ret_min,
+              "gpu: kept minimum of the SMs' or slices' next events wrong");
+#endif
+    /* consider() is monotonic in the cycle, so the earliest entry stands for all */
+    consider(k, CLK_CORE, g->sm_min, &t);
     if (bits_any(g->sm_out, g->nsm) || bits_any(g->sp_out, g->nsp))
         consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
     consider(k, CLK_NOC, xbar_next_event(g->req), &t);
     consider(k, CLK_NOC, xbar_next_event(g->rep), &t);
     if (xbar_ready_first(g->req) >= 0 || xbar_ready_first(g->rep) >= 0)
         consider(k, CLK_NOC, k->cyc[CLK_NOC], &t);
-    for (uint32_t i = 0; i < g->nsp; i++) {
-        consider(k, CLK_L2, g->sp_next[i], &t);
-        /* DRAM data is taken in by the slice at its first L2 edge at or after that time: the
-         * event belongs to the L2 domain (skipping must not jump over that edge). */
-        if (g->sp_ret[i] != UINT64_MAX) {
-            uint64_t at = clocks_time_of(k, CLK_DRAM, g->sp_ret[i]);
-            consider(k, CLK_L2, (at + k->period_fs[CLK_L2] - 1) / k->period_fs[CLK_L2], &t);
-        }
+    consider(k, CLK_L2, g->sp_next_min, &t);
+    /* DRAM data is taken in by a slice at its first L2 edge at or after that time: the event
+     * belongs to the L2 domain (skipping must not jump over that edge). */
+    if (g->sp_ret_min != UINT64_MAX) {
+        uint64_t at = clocks_time_of(k, CLK_DRAM, g->sp_ret_min);
+        consider(k, CLK_L2, (at + k->period_fs[CLK_L2] - 1) / k->period_fs[CLK_L2], &t);
     }
     if (g->dram_next < DRAM_NEVER) consider(k, CLK_DRAM, g->dram_next, &t);
     return t;
@@ -645,7 +749,8 @@ static void warm(struct gpu *g) {
         }
         budget -= n * line;
     }
-    for (uint32_t i = 0; i < g->nsp; i++) g->sp_next[i] = g->clk.cyc[CLK_L2]; /* writebacks */
+    for (uint32_t i = 0; i < g->nsp; i++) /* writebacks */
+        if (g->sp_next[i] > g->clk.cyc[CLK_L2]) sp_wake(g, i, g->clk.cyc[CLK_L2]);
 }
 
 static int launch(struct gpu *g, struct ws_err *e) {

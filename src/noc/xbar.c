@@ -107,6 +107,7 @@ struct xbar {
     uint32_t *in_lock;       /* output of the connection being sent, or NIL */
     uint32_t *in_cur;        /* slot of that packet */
     uint32_t *in_left;       /* its flits not yet crossed */
+    uint64_t *in_freed;      /* [w_in] inputs that freed room since xbar_take_freed() */
     uint32_t *in_want;       /* output of the head packet (one FIFO per input), or NIL */
     uint32_t *aptr;          /* accept pointer */
 
@@ -269,6 +270,7 @@ struct xbar *xbar_create(const struct xbar_cfg *xc, uint32_t n_in, uint32_t n_ou
     x->out_ready = calloc(x->w_out, sizeof(uint64_t));
     x->out_wanted = calloc(x->w_out, sizeof(uint64_t));
     x->req = calloc((size_t)n_out * x->w_in, sizeof *x->req);
+    x->in_freed = calloc(x->w_in, sizeof(uint64_t));
     x->grant = calloc((size_t)n_in * x->w_out, sizeof *x->grant);
     x->grant_ins = malloc(n_in * sizeof *x->grant_ins);
     x->ev = malloc(x->ev_cap * sizeof *x->ev);
@@ -276,7 +278,7 @@ struct xbar *xbar_create(const struct xbar_cfg *xc, uint32_t n_in, uint32_t n_ou
         !x->in_cur || !x->in_left || !x->in_want || !x->aptr || !x->out_used || !x->out_lock ||
         !x->gptr || !x->out_head || !x->out_tail || !x->out_ndone || !x->out_locked ||
         !x->out_full || !x->out_ready || !x->out_wanted || !x->req || !x->grant || !x->grant_ins ||
-        !x->ev) {
+        !x->ev || !x->in_freed) {
         xbar_destroy(x);
         goto oom;
     }
@@ -314,6 +316,7 @@ void xbar_destroy(struct xbar *x) {
     free(x->out_ready);
     free(x->out_wanted);
     free(x->req);
+    free(x->in_freed);
     free(x->grant);
     free(x->grant_ins);
     free(x->ev);
@@ -332,6 +335,17 @@ bool xbar_can_push(struct xbar *x, uint32_t in, uint32_t bytes) {
     if (x->in_used[in] + xbar_flits(x, bytes) <= x->in_q) return true;
     x->st.push_stalls++;
     return false;
+}
+
+void xbar_note_stalls(struct xbar *x, uint64_t n) {
+    x->st.push_stalls += n;
+}
+
+void xbar_take_freed(struct xbar *x, uint64_t *out) {
+    for (uint32_t w = 0; w < x->w_in; w++) {
+        out[w] = x->in_freed[w];
+        x->in_freed[w] = 0;
+    }
 }
 
 void xbar_push(struct xbar *x, uint32_t in, uint32_t out, void *pkt, uint32_t bytes, uint64_t now) {
@@ -456,6 +470,7 @@ void xbar_tick(struct xbar *x, uint64_t now) {
                 uint32_t i = x->out_lock[o];
                 if (++x->out_used[o] == x->out_q) bit_set(x->out_full, o);
                 x->in_used[i]--;
+                x->in_freed[i >> 6] |= 1ull << (i & 63);
                 if (--x->in_left[i] == 0) finish_crossing(x, i, o, now);
             }
         }

@@ -75,6 +75,13 @@ void xbar_destroy(struct xbar *x);
 uint32_t xbar_flits(const struct xbar *x, uint32_t bytes);
 /* Whether input `in` has room for a packet of `bytes` now. */
 bool xbar_can_push(struct xbar *x, uint32_t in, uint32_t bytes);
+/* Counts n refusals that xbar_can_push() would have answered (a caller that knows an input is
+ * still full need not ask; push_stalls stays the count of refused offers). */
+void xbar_note_stalls(struct xbar *x, uint64_t n);
+/* Copies into out[0 .. (inputs + 63) / 64) the inputs whose queued flits fell (room was freed)
+ * since the last call, and clears that set. Only a crossing frees room, so an input refused
+ * since and not in the set would be refused again (if only its own pushes add to it). */
+void xbar_take_freed(struct xbar *x, uint64_t *out);
 /* Queues packet `pkt` (opaque) at input `in` for output `out`; requires xbar_can_push. */
 void xbar_push(struct xbar *x, uint32_t in, uint32_t out, void *pkt, uint32_t bytes, uint64_t now);
 /* Runs NoC cycle `now` (allocation, crossing, arrivals). */
