@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "core/coalescer.h"
 #include "core/smem.h"
 #include "mem/upstream.h"
@@ -216,7 +217,7 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
         struct mem_req *r = reqs[i];
         r->addr = l->scratch[i].line;
         r->sectors = l->scratch[i].sectors;
-        r->bytes = (uint32_t)__builtin_popcount(r->sectors) * l->sector;
+        r->bytes = ws_popcount32(r->sectors) * l->sector;
         r->kind = kind;
         r->is_write = kind == MEM_STORE;
         r->tag = idx;
@@ -282,7 +283,7 @@ static void complete(struct ldst *l, struct mem_req *r, uint64_t t) {
          * Only the sectors DRAM served count: those of a request that hit in the L1, or whose
          * fetch hit in the L2, did not go off-chip (GPGPU-Sim accesses each sector apart). A
          * request merged into a fetch already on its way from DRAM waits for DRAM: it counts. */
-        m->offchip += (uint32_t)__builtin_popcount(r->offchip_sectors);
+        m->offchip += ws_popcount32(r->offchip_sectors);
         /* controller arrival to last data beat, DRAM cycles converted to core cycles */
         const uint64_t *ts = r->ts;
         uint64_t mc =
@@ -350,7 +351,7 @@ static void drain(struct ldst *l, uint64_t now) {
             f->kind = m->kind == MEM_WRITEBACK ? MEM_STORE : m->kind;
             f->is_write = m->kind == MEM_WRITEBACK;
             f->sectors = m->sectors;
-            f->bytes = (uint32_t)__builtin_popcount(m->sectors) * l->sector;
+            f->bytes = ws_popcount32(m->sectors) * l->sector;
             f->tag = TAG_FETCH;
         }
         f->addr = m->line_addr;

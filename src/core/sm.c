@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "core/ldst.h"
 #include "core/scoreboard.h"
 #include "core/subcore_assign.h"
@@ -635,7 +636,7 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
     }
     sc->unit_free[cls] = now + (in->ii ? in->ii : (uint64_t)s->cfg.ii[cls]);
     s->st.warp_insts++;
-    uint64_t lanes = (uint64_t)__builtin_popcount(in->active);
+    uint64_t lanes = ws_popcount32(in->active);
     s->st.thread_insts += lanes;
     s->st.insts_by_class[cls]++;
     s->st.lanes_by_class[cls] += lanes;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/bits.h"
 #include "cache/cache.h"
 #include "core/sm.h"
 #include "gpu/clocks.h"
@@ -385,7 +386,7 @@ uint32_t gpu_nsms(const struct gpu *g) {
 }
 
 static uint32_t popcount8(uint8_t x) {
-    return (uint32_t)__builtin_popcount(x);
+    return ws_popcount32(x);
 }
 
 /* NoC packet sizes: a header, plus the data a store carries or a load reply returns. */
@@ -474,7 +475,7 @@ static void skip_refused(struct xbar *x, const uint64_t *out, uint64_t *blk, uin
     for (uint32_t w = 0; w < nw; w++) {
         uint64_t still = blk[w] & ~offer[w] & out[w];
         blk[w] = still;
-        for (uint64_t m = still; m; m &= m - 1) stalls++; /* a few bits: cheaper than popcount */
+        stalls += ws_popcount64(still);
         offer[w] = out[w] & ~still;
     }
     if (stalls) xbar_note_stalls(x, stalls);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
+
 enum { NIL = UINT32_MAX, PORT_MAX = 1u << 16, Q_MAX = 4096 };
 
 static const char *const alloc_names[] = {"rr", "islip", NULL};
@@ -464,7 +466,7 @@ void xbar_tick(struct xbar *x, uint64_t now) {
         /* every connection whose output has room moves one flit */
         for (uint32_t v = 0; v < x->w_out; v++) {
             uint64_t held = x->out_locked[v];
-            x->st.out_blocked += (uint64_t)__builtin_popcountll(held & x->out_full[v]);
+            x->st.out_blocked += (uint64_t)ws_popcount64(held & x->out_full[v]);
             for (uint64_t m = held & ~x->out_full[v]; m; m &= m - 1) {
                 uint32_t o = v * 64 + ctz(m);
                 uint32_t i = x->out_lock[o];

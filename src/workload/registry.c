@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/bits.h"
 #include "workload/workload.h"
 
 #define WL_KERNEL(n, suite, cls, desc)                                                             \
@@ -72,7 +73,7 @@ int workload_count(struct workload *w, struct wl_count *cnt, struct ws_err *e) {
                 do {
                     if (w->vt->warp_next(w, warps[i], &in, e)) return -1;
                     cnt->insts++;
-                    cnt->thread_insts += (uint64_t)__builtin_popcount(in.active);
+                    cnt->thread_insts += ws_popcount32(in.active);
                     if (in.cls < OP_NCLASS) cnt->by_class[in.cls]++;
                 } while (in.cls != OP_EXIT);
             }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/hist.h"
 #include "base/rng.h"
 #include "base/stats.h"
@@ -104,12 +105,28 @@ static void test_rng_deterministic(void **state) {
     assert_true(ws_rng_next(&a) != ws_rng_next(&b));
 }
 
+/* The inline bit count equals a bit-by-bit count (edge words and a random sample). */
+static void test_popcount(void **state) {
+    (void)state;
+    struct ws_rng r;
+    ws_rng_seed(&r, 7);
+    uint64_t words[1000] = {0, ~0ull, 1, 1ull << 63, 0x8000000000000001ull, 0xffffffffull};
+    for (int i = 6; i < 1000; i++) words[i] = ws_rng_next(&r) & ws_rng_next(&r);
+    for (int i = 0; i < 1000; i++) {
+        unsigned n = 0;
+        for (int b = 0; b < 64; b++) n += (unsigned)(words[i] >> b & 1);
+        assert_int_equal(ws_popcount64(words[i]), n);
+        unsigned n32 = 0;
+        for (int b = 0; b < 32; b++) n32 += (unsigned)(words[i] >> b & 1);
+        assert_int_equal(ws_popcount32((uint32_t)words[i]), n32);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hist_percentiles),
-        cmocka_unit_test(test_hist_buckets_json),
-        cmocka_unit_test(test_registry),
-        cmocka_unit_test(test_rng_deterministic),
+        cmocka_unit_test(test_hist_percentiles), cmocka_unit_test(test_hist_buckets_json),
+        cmocka_unit_test(test_registry),         cmocka_unit_test(test_rng_deterministic),
+        cmocka_unit_test(test_popcount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "mem/mc/frfcfs_core.h" /* FR-FCFS candidates computed inline (ci_fr) */
 #include "mem/mc/policy.h"
 #include "mem/mc/ready_set.h"
@@ -611,7 +612,7 @@ static bool ci_filter(struct mc *m) {
  * better than the best so far is skipped whole, and its scan stops at a bank part <= u. */
 static inline uint64_t next_w(const struct mc *m, uint32_t nw) {
     uint64_t lo = DRAM_NEVER;
-    if (nw == 1 && __builtin_popcountll(m->ci_rs.in[0]) <= 12) {
+    if (nw == 1 && ws_popcount64(m->ci_rs.in[0]) <= 12) {
         /* few candidates: a plain scan is cheaper than the groups */
         for (uint64_t bits = m->ci_rs.in[0]; bits; bits &= bits - 1) {
             uint32_t b = (uint32_t)__builtin_ctzll(bits);

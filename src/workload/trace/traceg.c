@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/bits.h"
 #include "base/lineio.h"
 
 enum state { S_OUT, S_TB_HEAD, S_TB_BODY, S_WARP_HEAD, S_INSTS };
@@ -522,7 +523,7 @@ static int read_addrs(struct traceg *t, struct cur *c, struct tg_line *o, struct
     const char *s;
     size_t n;
     uint64_t mode;
-    unsigned lanes = (unsigned)__builtin_popcount(o->mask);
+    unsigned lanes = ws_popcount32(o->mask);
     if (!tok(c, &s, &n)) return FAIL(t, e, "line ends before the address mode");
     /* Before v3 the addresses may follow the width directly, one per active lane. */
     if (h->version < 3 && n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
