@@ -42,4 +42,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz build-plain
+	rm -rf $(BUILD) build-asan build-fuzz build-plain build-debug
