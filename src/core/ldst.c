@@ -83,7 +83,7 @@ struct ldst {
     uint64_t blk_since;         /* first blocked cycle not yet counted */
     struct mem_req *unresolved; /* a store not kept by the L1 whose miss entry may not have moved */
     bool unresolved_fwd;
-    struct coal_line scratch[COAL_MAX_LINES];
+    struct coal_line scratch[COAL_MAX_LINES]; /* debug builds: ldst_issue's check */
 };
 
 struct cache *ldst_l1(const struct ldst *l) {
@@ -143,10 +143,10 @@ static bool is_smem(const struct inst *in) {
     return in->space == SPACE_SHARED;
 }
 
-unsigned ldst_nreq(const struct ldst *l, const struct inst *in) {
+unsigned ldst_coalesce(const struct ldst *l, const struct inst *in,
+                       struct coal_line out[COAL_MAX_LINES]) {
     if (is_smem(in)) return 1;
-    struct coal_line tmp[COAL_MAX_LINES];
-    return coalesce(in->addr, in->active, in->width, l->line, l->sector, tmp);
+    return coalesce(in->addr, in->active, in->width, l->line, l->sector, out);
 }
 
 bool ldst_can_accept(const struct ldst *l, unsigned nreq) {
@@ -169,18 +169,24 @@ static void q_pop(struct ldst *l) {
     l->qreq--;
 }
 
-bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *o, uint64_t now) {
+bool ldst_issue(struct ldst *l, const struct inst *in, const struct coal_line *lines, unsigned n,
+                const struct mem_origin *o, uint64_t now) {
     WS_ASSERT(l->mi_free < l->nmi, "LDST: no free instruction slot");
     uint32_t idx = l->mi_free;
     struct minst *m = &l->mi[idx];
     bool load = in->mop != MOP_STORE;
-    unsigned n;
-    if (is_smem(in)) {
-        n = 1;
-    } else {
-        n = coalesce(in->addr, in->active, in->width, l->line, l->sector, l->scratch);
-        WS_ASSERT(n > 0, "LDST: memory instruction without active lanes");
+    WS_ASSERT(n > 0 && (is_smem(in) ? n == 1 : n <= COAL_MAX_LINES),
+              "LDST: memory instruction without active lanes");
+#ifndef NDEBUG
+    if (!is_smem(in)) { /* the lines made when the instruction reached the head are its own */
+        unsigned k = coalesce(in->addr, in->active, in->width, l->line, l->sector, l->scratch);
+        WS_ASSERT(k == n, "LDST: %u lines given, the instruction makes %u", n, k);
+        for (unsigned i = 0; i < n; i++)
+            WS_ASSERT(l->scratch[i].line == lines[i].line &&
+                          l->scratch[i].sectors == lines[i].sectors,
+                      "LDST: line %u given differs from the instruction's", i);
     }
+#endif
     struct mem_req *reqs[COAL_MAX_LINES];
     if (!is_smem(in)) {
         for (unsigned i = 0; i < n; i++) {
@@ -215,8 +221,8 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *
     uint8_t kind = in->mop == MOP_LOAD ? MEM_LOAD : in->mop == MOP_STORE ? MEM_STORE : MEM_ATOMIC;
     for (unsigned i = 0; i < n; i++) {
         struct mem_req *r = reqs[i];
-        r->addr = l->scratch[i].line;
-        r->sectors = l->scratch[i].sectors;
+        r->addr = lines[i].line;
+        r->sectors = lines[i].sectors;
         r->bytes = ws_popcount32(r->sectors) * l->sector;
         r->kind = kind;
         r->is_write = kind == MEM_STORE;

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "cache/cache.h"
+#include "core/coalescer.h"
 #include "core/sm.h"
 
 struct ldst;
@@ -42,14 +43,17 @@ struct ldst *ldst_create(const struct sm_cfg *sc, const struct cache_cfg *l1, ui
                          const struct ldst_hooks *hooks, struct ws_err *e);
 void ldst_destroy(struct ldst *l);
 
-/* Queue entries instruction `in` (OP_MEM) needs: its line requests, or 1 for shared memory. */
-unsigned ldst_nreq(const struct ldst *l, const struct inst *in);
+/* Queue entries instruction `in` (OP_MEM) needs: its line requests, written to out[] (the input
+ * of ldst_issue, made once per instruction), or 1 for shared memory (out[] unused). */
+unsigned ldst_coalesce(const struct ldst *l, const struct inst *in,
+                       struct coal_line out[COAL_MAX_LINES]);
 /* Whether an instruction needing `nreq` entries is accepted now (an empty queue takes any). */
 bool ldst_can_accept(const struct ldst *l, unsigned nreq);
 /* Accepts `in`, issued at `now` by the warp in o->warp_slot (o holds the origin fields the
- * requests carry, nreq excepted). Returns false, changing nothing, when the GPU's request pool
- * is exhausted. */
-bool ldst_issue(struct ldst *l, const struct inst *in, const struct mem_origin *o, uint64_t now);
+ * requests carry, nreq excepted), with the n lines ldst_coalesce() made of it. Returns false,
+ * changing nothing, when the GPU's request pool is exhausted. */
+bool ldst_issue(struct ldst *l, const struct inst *in, const struct coal_line *lines, unsigned n,
+                const struct mem_origin *o, uint64_t now);
 
 /* Cycle `now`: L1 hits coming back, L1 accesses (up to core.l1_banks) or one shared-memory
  * cycle, miss-queue moves.

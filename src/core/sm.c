@@ -225,7 +225,11 @@ struct warp {
     uint64_t seq; /* memory instructions issued from this slot (load ids), never reset */
     struct wl_warp *gen;
     struct inst *ib;
-    uint16_t *ib_nreq;
+    /* The head instruction coalesced, once, when it became the head: the request count the
+     * scheduler checks queue room for, then the lines the LDST unit issues. */
+    struct coal_line *hl;
+    uint16_t hl_n;
+    bool hl_ok; /* hl, hl_n are the current head's */
     struct scoreboard sb;
 };
 
@@ -266,7 +270,7 @@ struct sm {
     struct cta *cta;
     struct subcore *sc;
     struct inst *ib_store;
-    uint16_t *ib_nreq_store;
+    struct coal_line *hl_store;
     struct ldst *ldst;
     struct sm_stats st;
     uint32_t resident, warps_used, threads_used, finished;
@@ -315,7 +319,13 @@ static void view_head(struct sm *s, struct warp *w) {
     struct sched_warp *v = view_of(s, w);
     s->sc[w->subcore].sb_ok[w->vi] = false;
     v->next = w->ib_n ? &w->ib[w->ib_head] : NULL;
-    v->nreq = w->ib_n ? w->ib_nreq[w->ib_head] : 0;
+    if (w->ib_n && !w->hl_ok) {
+        const struct inst *in = &w->ib[w->ib_head];
+        w->hl_n =
+            (uint16_t)(in->cls == OP_MEM && in->active ? ldst_coalesce(s->ldst, in, w->hl) : 0);
+        w->hl_ok = true;
+    }
+    v->nreq = w->ib_n ? w->hl_n : 0;
 }
 
 static void add_stall(struct sm *s, unsigned reason, uint64_t n) {
@@ -418,7 +428,6 @@ static int fill(struct sm *s, struct warp *w, struct ws_err *e) {
         if (check_inst(s, w, in, e) != 0) return -1;
         if (in->cls == OP_EXIT) w->fetched_exit = true;
         if (in->cls == OP_BAR) w->fetched_bar = true;
-        w->ib_nreq[i] = (uint16_t)(in->cls == OP_MEM && in->active ? ldst_nreq(s->ldst, in) : 0);
         w->ib_n++;
     }
     return 0;
@@ -461,6 +470,7 @@ int sm_take_cta(struct sm *s, struct workload *wl, const struct kernel_desc *k, 
         uint32_t sub = s->assign->pick(slot, s->nth_warp++, s->nsub) % s->nsub;
         w->state = W_ACTIVE;
         w->ib_head = w->ib_n = 0;
+        w->hl_ok = false;
         w->fetched_exit = false;
         w->fetched_bar = false;
         w->subcore = (uint16_t)sub;
@@ -624,7 +634,8 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
                                .gwarp = gw,
                                .load_id = ((uint64_t)gw << 32) | (uint32_t)w->seq,
                                .pc = in->pc};
-        if (!ldst_issue(s->ldst, in, &o, now)) {
+        WS_ASSERT(w->hl_ok, "SM %u: warp %u issues a head it has not coalesced", s->id, slot);
+        if (!ldst_issue(s->ldst, in, w->hl, w->hl_n, &o, now)) {
             v->stall = STALL_LDST;
             *rdy = now + 1;
             return 0;
@@ -673,6 +684,7 @@ static int issue(struct sm *s, struct subcore *sc, struct warp *w, uint64_t now,
     }
     w->ib_head = (uint8_t)(w->ib_head + 1 == s->cfg.ibuf ? 0 : w->ib_head + 1);
     w->ib_n--;
+    w->hl_ok = false;
     bool exited = w->state == W_EXITED;
     if (!exited && fill(s, w, e) != 0) return -1;
     view_head(s, w);
@@ -820,13 +832,13 @@ struct sm *sm_create(const struct sm_cfg *sc, const struct cache_cfg *l1, uint32
     uint32_t ib = (uint32_t)sc->ibuf, nc = (uint32_t)sc->max_ctas;
     s->w = calloc(s->max_warps, sizeof *s->w);
     s->ib_store = calloc((size_t)s->max_warps * ib, sizeof *s->ib_store);
-    s->ib_nreq_store = calloc((size_t)s->max_warps * ib, sizeof *s->ib_nreq_store);
+    s->hl_store = calloc((size_t)s->max_warps * COAL_MAX_LINES, sizeof *s->hl_store);
     s->cta = calloc(nc, sizeof *s->cta);
     s->sc = calloc(s->nsub, sizeof *s->sc);
-    if (!s->w || !s->ib_store || !s->ib_nreq_store || !s->cta || !s->sc) goto oom;
+    if (!s->w || !s->ib_store || !s->hl_store || !s->cta || !s->sc) goto oom;
     for (uint32_t i = 0; i < s->max_warps; i++) {
         s->w[i].ib = &s->ib_store[(size_t)i * ib];
-        s->w[i].ib_nreq = &s->ib_nreq_store[(size_t)i * ib];
+        s->w[i].hl = &s->hl_store[(size_t)i * COAL_MAX_LINES];
     }
     for (uint32_t i = 0; i < nc; i++) {
         s->cta[i].slots = calloc(s->max_cta_warps, sizeof *s->cta[i].slots);
@@ -882,7 +894,7 @@ void sm_destroy(struct sm *s) {
     free(s->cta);
     free(s->w);
     free(s->ib_store);
-    free(s->ib_nreq_store);
+    free(s->hl_store);
     free(s);
 }
 
