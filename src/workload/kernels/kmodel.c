@@ -591,6 +591,34 @@ static int bad_access(const struct km_run *r, const struct km_warp *w, uint32_t 
                    (unsigned long long)addr, why);
 }
 
+/* A lane's access of `width` bytes at h (little-endian host, the low bytes of the value), with
+ * the common widths as single loads and stores: memcpy of a variable width is a library call,
+ * and this runs for every lane of every memory instruction. */
+static inline uint64_t mem_get(const uint8_t *h, unsigned width) {
+    uint64_t v = 0;
+    if (width == 4) {
+        uint32_t x;
+        memcpy(&x, h, 4);
+        return x;
+    }
+    if (width == 8) {
+        memcpy(&v, h, 8);
+        return v;
+    }
+    memcpy(&v, h, width);
+    return v;
+}
+static inline void mem_put(uint8_t *h, uint64_t v, unsigned width) {
+    if (width == 4) {
+        uint32_t x = (uint32_t)v;
+        memcpy(h, &x, 4);
+    } else if (width == 8) {
+        memcpy(h, &v, 8);
+    } else {
+        memcpy(h, &v, width);
+    }
+}
+
 /* Loads, stores and atomics of the lanes in ex; fills in->addr. */
 static int mem_exec(struct km_run *r, struct km_warp *w, uint32_t pc, uint32_t ex, struct inst *in,
                     struct ws_err *e) {
@@ -619,13 +647,13 @@ static int mem_exec(struct km_run *r, struct km_warp *w, uint32_t pc, uint32_t e
             }
             h = span.host + (addr - span.addr);
         }
-        uint64_t v = 0;
+        uint64_t v;
         if (k->op == KM_ST) {
             v = V(B, l);
-            memcpy(h, &v, width); /* little-endian host: the low bytes */
+            mem_put(h, v, width); /* little-endian host: the low bytes */
             continue;
         }
-        memcpy(&v, h, width);
+        v = mem_get(h, width);
         if (k->op == KM_ATOM) {
             uint64_t nv = atom_op(k->sub, v, V(B, l), V(C, l), (uint8_t)width);
             memcpy(h, &nv, width);
