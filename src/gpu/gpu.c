@@ -425,32 +425,35 @@ static int dispatch(struct gpu *g, uint64_t now, struct ws_err *e) {
     return 0;
 }
 
+/* Runs SM i's cycle `now` and takes its next event. */
+static inline int run_sm(struct gpu *g, uint32_t i, uint64_t now, bool *did, bool *freed,
+                         struct ws_err *e) {
+    struct sm *s = g->sm[i];
+    const uint64_t before = sm_stats(s)->warp_insts;
+    if (sm_cycle(s, now, e) != 0) return -1;
+    g->insts += sm_stats(s)->warp_insts - before;
+    *did = true;
+    uint32_t f = sm_take_finished(s);
+    if (f) {
+        g->ctas_done += f;
+        *freed = true;
+    }
+    g->sm_next[i] = sm_next_event(s);
+    if (g->sm_next[i] == UINT64_MAX) bit_clear(g->sm_live, i);
+    if (sm_out_peek(s)) {
+        bit_set(g->sm_out, i);
+        *did = true;
+    }
+    return 0;
+}
+
 static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
     if (now < g->sm_min) return 0; /* no SM is due */
     bool freed = false;
     g->sm_min = UINT64_MAX; /* every live entry is folded in again below */
     FOR_BITS(g->sm_live, g->nsm, i) {
-        if (g->sm_next[i] > now) {
-            if (g->sm_next[i] < g->sm_min) g->sm_min = g->sm_next[i];
-            continue;
-        }
-        struct sm *s = g->sm[i];
-        const uint64_t before = sm_stats(s)->warp_insts;
-        if (sm_cycle(s, now, e) != 0) return -1;
-        g->insts += sm_stats(s)->warp_insts - before;
-        *did = true;
-        uint32_t f = sm_take_finished(s);
-        if (f) {
-            g->ctas_done += f;
-            freed = true;
-        }
-        g->sm_next[i] = sm_next_event(s);
+        if (g->sm_next[i] <= now && run_sm(g, i, now, did, &freed, e) != 0) return -1;
         if (g->sm_next[i] < g->sm_min) g->sm_min = g->sm_next[i];
-        if (g->sm_next[i] == UINT64_MAX) bit_clear(g->sm_live, i);
-        if (sm_out_peek(s)) {
-            bit_set(g->sm_out, i);
-            *did = true;
-        }
     }
     if (freed && g->next_cta < g->k.ncta) return dispatch(g, now, e);
     return 0;
@@ -546,22 +549,19 @@ static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
     if (now < g->sp_next_min && dram_now < g->sp_ret_min) return; /* no slice is due */
     g->sp_next_min = g->sp_ret_min = UINT64_MAX; /* every live entry is folded in again below */
     FOR_BITS(g->sp_live, g->nsp, i) {
-        if (g->sp_next[i] > now && g->sp_ret[i] > dram_now) {
-            if (g->sp_next[i] < g->sp_next_min) g->sp_next_min = g->sp_next[i];
-            if (g->sp_ret[i] < g->sp_ret_min) g->sp_ret_min = g->sp_ret[i];
-            continue;
+        if (g->sp_next[i] <= now || g->sp_ret[i] <= dram_now) {
+            struct subpart *s = g->sp[i];
+            if (subpart_cycle(s, now, dram_now)) {
+                *did = true;
+                g->dram_next = g->clk.cyc[CLK_DRAM]; /* it may have queued DRAM work */
+            }
+            g->sp_next[i] = subpart_next_event(s, now + 1);
+            g->sp_ret[i] = subpart_next_dram(s);
+            if (g->sp_next[i] == UINT64_MAX && g->sp_ret[i] == UINT64_MAX) bit_clear(g->sp_live, i);
+            if (subpart_out_peek(s)) bit_set(g->sp_out, i);
         }
-        struct subpart *s = g->sp[i];
-        if (subpart_cycle(s, now, dram_now)) {
-            *did = true;
-            g->dram_next = g->clk.cyc[CLK_DRAM]; /* it may have queued DRAM work */
-        }
-        g->sp_next[i] = subpart_next_event(s, now + 1);
-        g->sp_ret[i] = subpart_next_dram(s);
         if (g->sp_next[i] < g->sp_next_min) g->sp_next_min = g->sp_next[i];
         if (g->sp_ret[i] < g->sp_ret_min) g->sp_ret_min = g->sp_ret[i];
-        if (g->sp_next[i] == UINT64_MAX && g->sp_ret[i] == UINT64_MAX) bit_clear(g->sp_live, i);
-        if (subpart_out_peek(s)) bit_set(g->sp_out, i);
     }
 }
 
