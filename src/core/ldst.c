@@ -83,7 +83,6 @@ struct ldst {
     uint64_t blk_since;         /* first blocked cycle not yet counted */
     struct mem_req *unresolved; /* a store not kept by the L1 whose miss entry may not have moved */
     bool unresolved_fwd;
-    struct coal_line scratch[COAL_MAX_LINES]; /* debug builds: ldst_issue's check */
 };
 
 struct cache *ldst_l1(const struct ldst *l) {
@@ -179,11 +178,11 @@ bool ldst_issue(struct ldst *l, const struct inst *in, const struct coal_line *l
               "LDST: memory instruction without active lanes");
 #ifndef NDEBUG
     if (!is_smem(in)) { /* the lines made when the instruction reached the head are its own */
-        unsigned k = coalesce(in->addr, in->active, in->width, l->line, l->sector, l->scratch);
+        struct coal_line fresh[COAL_MAX_LINES];
+        unsigned k = coalesce(in->addr, in->active, in->width, l->line, l->sector, fresh);
         WS_ASSERT(k == n, "LDST: %u lines given, the instruction makes %u", n, k);
         for (unsigned i = 0; i < n; i++)
-            WS_ASSERT(l->scratch[i].line == lines[i].line &&
-                          l->scratch[i].sectors == lines[i].sectors,
+            WS_ASSERT(fresh[i].line == lines[i].line && fresh[i].sectors == lines[i].sectors,
                       "LDST: line %u given differs from the instruction's", i);
     }
 #endif

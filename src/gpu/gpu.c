@@ -385,19 +385,16 @@ uint32_t gpu_nsms(const struct gpu *g) {
     return g->nsm;
 }
 
-static uint32_t popcount8(uint8_t x) {
-    return ws_popcount32(x);
-}
-
 /* NoC packet sizes: a header, plus the data a store carries or a load reply returns. */
 static uint32_t req_bytes(const struct gpu *g, const struct mem_req *r) {
     uint32_t data = (r->kind == MEM_STORE || r->kind == MEM_WRITEBACK || r->kind == MEM_ATOMIC)
-                        ? popcount8(r->sectors) * 32
+                        ? ws_popcount32(r->sectors) * 32
                         : 0;
     return (uint32_t)g->cfg.req_header + data;
 }
 static uint32_t rep_bytes(const struct gpu *g, const struct mem_req *r) {
-    uint32_t data = (r->kind == MEM_LOAD || r->kind == MEM_ATOMIC) ? popcount8(r->sectors) * 32 : 0;
+    uint32_t data =
+        (r->kind == MEM_LOAD || r->kind == MEM_ATOMIC) ? ws_popcount32(r->sectors) * 32 : 0;
     return (uint32_t)g->cfg.req_header + data;
 }
 
