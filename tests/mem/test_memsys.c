@@ -122,6 +122,35 @@ static const struct memsys_summary *run_synth(struct memsys *ms, const char *pat
     return sum;
 }
 
+/* With a one-entry read queue, three streaming reads (one row) wait for each other: the second
+ * waits from cycle 0 until the first's RD at tRCD frees the queue and enters the next cycle, the
+ * third waits the tCCD to the second's RD. The stall count is every cycle of those waits, also
+ * those in which nothing is visited (the controller sleeps through tRCD): 12 + 4 cycles. */
+static void test_synth_stall_cycles(void **state) {
+    (void)state;
+    struct memsys *ms = make("ddr3-1600", "rq_size = 1\n");
+    const struct dram_spec *sp = memsys_spec(ms);
+    struct synth_cfg sc = {.pattern = SYN_STREAM,
+                           .requests = 3,
+                           .read_share = 1.0,
+                           .footprint = 1LL << 30,
+                           .stride = 4096,
+                           .streams = 1,
+                           .window = 16,
+                           .seed = 1};
+    struct ws_err e = {{0}};
+    struct synth *sy = synth_create(&sc, ms, &e);
+    assert_non_null(sy);
+    struct drive_result res;
+    assert_int_equal(drive_run(&synth_ops, sy, ms, &res, &e), 0);
+    const struct synth_stats *st = synth_stats(sy);
+    assert_int_equal(st->completed, 3);
+    assert_int_equal(st->stall_cycles, (uint64_t)((sp->RCDRD + 1) + sp->CCD_L));
+    assert_int_equal(st->stall_cycles, 16);
+    synth_destroy(sy);
+    memsys_destroy(ms);
+}
+
 /* Streaming reads on one channel reach >= 90% of the theoretical peak; random reads fall well
  * below it (row conflicts, tFAW, tRC). */
 static void test_stream_and_random_bandwidth(void **state) {
@@ -190,6 +219,7 @@ int main(void) {
         cmocka_unit_test(test_unloaded_latency),
         cmocka_unit_test(test_stream_and_random_bandwidth),
         cmocka_unit_test(test_frfcfs_beats_fcfs),
+        cmocka_unit_test(test_synth_stall_cycles),
         cmocka_unit_test(test_checker_clean_everywhere),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,12 +58,17 @@ struct synth {
         bool is_write;
     } * ring;
     uint32_t *rhead, *rlen, nch, win;
+    /* per channel: the cycle its head request first found the queue full (NO_STALL: not
+     * waiting); stall_cycles counts every cycle of the wait, visited or not */
+    uint64_t *stall_since;
     uint64_t backlog;
     bool have; /* a generated request is held because its channel's backlog is full */
     struct pend held;
     uint32_t held_ch;
     struct synth_stats st;
 };
+
+#define NO_STALL UINT64_MAX
 
 struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms, struct ws_err *e) {
     struct synth *s = calloc(1, sizeof *s);
@@ -89,11 +94,13 @@ struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms,
     s->ring = calloc((size_t)s->nch * s->win, sizeof *s->ring);
     s->rhead = calloc(s->nch, sizeof *s->rhead);
     s->rlen = calloc(s->nch, sizeof *s->rlen);
-    if (!s->ring || !s->rhead || !s->rlen) {
+    s->stall_since = malloc(s->nch * sizeof *s->stall_since);
+    if (!s->ring || !s->rhead || !s->rlen || !s->stall_since) {
         synth_destroy(s);
         ws_fail(e, "out of memory");
         return NULL;
     }
+    for (uint32_t c = 0; c < s->nch; c++) s->stall_since[c] = NO_STALL;
     /* mixed: streams start at random bursts so they land in different rows */
     for (int64_t k = 0; k < cfg->streams; k++) s->stream_pos[k] = ws_rng_below(&s->rng, s->nbursts);
     return s;
@@ -104,6 +111,7 @@ void synth_destroy(struct synth *s) {
     free(s->ring);
     free(s->rhead);
     free(s->rlen);
+    free(s->stall_since);
     free(s->stream_pos);
     free(s);
 }
@@ -180,8 +188,12 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
         while (s->rlen[c]) {
             struct pend *p = &s->ring[(size_t)c * s->win + s->rhead[c]];
             if (!mc_can_accept(mc, p->is_write)) {
-                s->st.stall_cycles++;
+                if (s->stall_since[c] == NO_STALL) s->stall_since[c] = now;
                 break;
+            }
+            if (s->stall_since[c] != NO_STALL) {
+                s->st.stall_cycles += now - s->stall_since[c];
+                s->stall_since[c] = NO_STALL;
             }
             if (!r_set) {
                 memset(&r, 0, sizeof r);
@@ -205,7 +217,8 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
 
 static uint64_t synth_next_event(void *st, uint64_t now) {
     (void)st;
-    /* a stalled request waits for queue space, which only a controller event frees */
+    /* a stalled request waits for queue space, which only a controller's command frees, and a
+     * controller that issued is visited again the next cycle */
     (void)now;
     return DRAM_NEVER;
 }
