@@ -543,10 +543,10 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
 
 static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t dram_now = g->clk.cyc[CLK_DRAM];
-    if (now < g->sp_next_min && dram_now < g->sp_ret_min) return; /* no slice is due */
+    if (now < g->sp_next_min && dram_now <= g->sp_ret_min) return; /* no slice is due */
     g->sp_next_min = g->sp_ret_min = UINT64_MAX; /* every live entry is folded in again below */
     FOR_BITS(g->sp_live, g->nsp, i) {
-        if (g->sp_next[i] <= now || g->sp_ret[i] <= dram_now) {
+        if (g->sp_next[i] <= now || g->sp_ret[i] < dram_now) {
             struct subpart *s = g->sp[i];
             if (subpart_cycle(s, now, dram_now)) {
                 *did = true;

@@ -451,7 +451,7 @@ static void fill_fetch(struct subpart *s, uint32_t f, uint64_t now) {
 /* A fetch's last burst is back: fill the L2 (after the partition delay, if any), which releases
  * its waiters. The delay is constant, so fetches leave it in the order they entered. */
 static void complete_fetches(struct subpart *s, uint64_t now, uint64_t dram_now) {
-    while (s->ret_n && s->ret[s->ret_head].at <= dram_now) {
+    while (s->ret_n && s->ret[s->ret_head].at < dram_now) {
         uint32_t f = s->ret[s->ret_head].fetch;
         s->ret_head = (s->ret_head + 1) % s->ret_cap;
         s->ret_n--;
@@ -560,7 +560,7 @@ static bool access_head(struct subpart *s, uint64_t now) {
 
 bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
     bool did = false;
-    if (s->ret_n && s->ret[s->ret_head].at <= dram_now) {
+    if (s->ret_n && s->ret[s->ret_head].at < dram_now) {
         complete_fetches(s, now, dram_now);
         did = true;
     }

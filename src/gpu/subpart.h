@@ -51,8 +51,10 @@ void subpart_destroy(struct subpart *s);
 
 bool subpart_can_accept(const struct subpart *s);
 void subpart_push(struct subpart *s, struct mem_req *r, uint64_t l2_now);
-/* Runs L2 cycle `now`; dram_now is the DRAM cycle of the same instant (for enqueue stamps and
- * for which DRAM data is done). Returns whether it did anything. */
+/* Runs L2 cycle `now`; dram_now is the number of DRAM cycles begun by the same instant (the
+ * DRAM ticks at or before it have run; the enqueue stamp). DRAM data done at DRAM cycle X is
+ * taken in at the first L2 cycle at or after X begins (X < dram_now), whichever cycles the
+ * caller visits. Returns whether it did anything. */
 bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now);
 /* Earliest L2 cycle >= from with work not waiting on the DRAM (UINT64_MAX if none), and the
  * DRAM cycle of the earliest DRAM data still to arrive (UINT64_MAX if none). */
