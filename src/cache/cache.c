@@ -861,8 +861,13 @@ uint64_t cache_version(const struct cache *c) {
 }
 
 void cache_count_resfail(struct cache *c, const struct mem_req *r, enum cache_fail f) {
-    c->st.access[r->kind != MEM_LOAD][CACHE_RESFAIL]++;
-    c->st.fail[f]++;
+    cache_count_resfail_n(c, r, f, 1);
+}
+
+void cache_count_resfail_n(struct cache *c, const struct mem_req *r, enum cache_fail f,
+                           uint64_t n) {
+    c->st.access[r->kind != MEM_LOAD][CACHE_RESFAIL] += n;
+    c->st.fail[f] += n;
 }
 
 void cache_invalidate(struct cache *c) {

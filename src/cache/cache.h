@@ -159,5 +159,7 @@ uint64_t cache_version(const struct cache *c);
 /* Counts what a turned-back access counts (for a caller that knows the access would be turned
  * back for cause f: same request, same version). */
 void cache_count_resfail(struct cache *c, const struct mem_req *r, enum cache_fail f);
+/* The same for n retries at once (cycles a caller left out, each of which would have retried). */
+void cache_count_resfail_n(struct cache *c, const struct mem_req *r, enum cache_fail f, uint64_t n);
 /* Invalidates everything (kernel boundary flush of an L1); dirty lines are not written back. */
 void cache_invalidate(struct cache *c);

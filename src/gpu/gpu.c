@@ -155,6 +155,9 @@ struct gpu {
     uint64_t *sp_next;  /* L2 cycle each slice next needs subpart_cycle */
     uint64_t *sp_ret;   /* DRAM cycle of each slice's earliest DRAM data */
     uint64_t *sp_blk, *sp_offer; /* as sm_blk and sm_offer, for the reply network */
+    uint64_t *sp_dwait;          /* idle slices waiting for room in their controller's queue */
+    uint64_t *sp_full;           /* slices whose input queue was full when the request network had a
+                                    request for them: not offered one until a cycle of theirs frees room */
     /* The earliest of sm_next[], sp_next[] and sp_ret[], kept exact: a cycle in which no SM (no
      * slice) is due skips their scan, and next_time() needs none. Only core_tick() and l2_tick()
      * raise entries, and they fold every entry in again; everything else lowers one through
@@ -308,9 +311,9 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     g->sm = calloc(g->nsm, sizeof *g->sm);
     g->sm_next = calloc(g->nsm, sizeof *g->sm_next);
     g->sp = calloc(g->nsp, sizeof *g->sp);
-    /* sm_out, sm_blk, sm_offer, sm_live; sp_out, sp_blk, sp_offer, sp_live */
+    /* sm_out, sm_blk, sm_offer, sm_live; sp_out, sp_blk, sp_offer, sp_live, sp_dwait, sp_full */
     g->sm_out = calloc(4 * (size_t)((g->nsm + 63) / 64), sizeof *g->sm_out);
-    g->sp_out = calloc(4 * (size_t)((g->nsp + 63) / 64), sizeof *g->sp_out);
+    g->sp_out = calloc(6 * (size_t)((g->nsp + 63) / 64), sizeof *g->sp_out);
     g->sp_next = calloc(g->nsp, sizeof *g->sp_next);
     g->sp_ret = calloc(g->nsp, sizeof *g->sp_ret);
     if (!g->sm || !g->sm_next || !g->sp || !g->sm_out || !g->sp_out || !g->sp_next || !g->sp_ret) {
@@ -323,6 +326,8 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     g->sp_blk = g->sp_out + (g->nsp + 63) / 64;
     g->sp_offer = g->sp_blk + (g->nsp + 63) / 64;
     g->sp_live = g->sp_offer + (g->nsp + 63) / 64;
+    g->sp_dwait = g->sp_live + (g->nsp + 63) / 64;
+    g->sp_full = g->sp_dwait + (g->nsp + 63) / 64;
     g->sm_min = g->sp_next_min = g->sp_ret_min = UINT64_MAX;
     struct sm_env env = {
         g,        env_alloc,
@@ -521,14 +526,27 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
     }
     if (xbar_next_event(g->req) <= now) xbar_tick(g->req, now);
     if (xbar_next_event(g->rep) <= now) xbar_tick(g->rep, now);
-    for (int64_t o = xbar_ready_first(g->req); o >= 0; o = xbar_ready_next(g->req, (uint32_t)o)) {
-        while (xbar_peek(g->req, (uint32_t)o) && subpart_can_accept(g->sp[o])) {
-            struct mem_req *r = xbar_pop(g->req, (uint32_t)o, now);
-            r->ts[MEM_TS_NOC_OUT] = now;
-            subpart_push(g->sp[o], r, l2_now);
-            /* an entry already due (even overdue: it means the next cycle) stays */
-            if (g->sp_next[o] > l2_now) sp_wake(g, (uint32_t)o, l2_now);
-            *did = true;
+    /* Deliver to the slices: one whose input was full stays full until a cycle of its own
+     * takes a request in, so it is not asked; each cycle a request waits for it is counted. */
+    const uint64_t *rdy = xbar_ready_bits(g->req);
+    for (uint32_t w = 0; w < (g->nsp + 63) / 64; w++) {
+        for (uint64_t m = rdy[w] & g->sp_full[w]; m; m &= m - 1)
+            subpart_note_in_full(g->sp[w * 64 + (uint32_t)__builtin_ctzll(m)]);
+        for (uint64_t m = rdy[w] & ~g->sp_full[w]; m; m &= m - 1) {
+            uint32_t o = w * 64 + (uint32_t)__builtin_ctzll(m);
+            while (xbar_peek(g->req, o)) {
+                if (!subpart_can_accept(g->sp[o])) {
+                    bit_set(g->sp_full, o);
+                    subpart_note_in_full(g->sp[o]);
+                    break;
+                }
+                struct mem_req *r = xbar_pop(g->req, o, now);
+                r->ts[MEM_TS_NOC_OUT] = now;
+                subpart_push(g->sp[o], r, l2_now);
+                /* an entry already due (even overdue: it means the next cycle) stays */
+                if (g->sp_next[o] > l2_now) sp_wake(g, o, l2_now);
+                *did = true;
+            }
         }
     }
     for (int64_t o = xbar_ready_first(g->rep); o >= 0; o = xbar_ready_next(g->rep, (uint32_t)o)) {
@@ -543,6 +561,11 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
 
 static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
     uint64_t dram_now = g->clk.cyc[CLK_DRAM];
+#ifndef NDEBUG
+    for (uint32_t i = 0; i < g->nsp; i++)
+        if (g->sp_next[i] > now && g->sp_ret[i] >= dram_now)
+            subpart_check_idle(g->sp[i], now, dram_now);
+#endif
     if (now < g->sp_next_min && dram_now <= g->sp_ret_min) return; /* no slice is due */
     g->sp_next_min = g->sp_ret_min = UINT64_MAX; /* every live entry is folded in again below */
     FOR_BITS(g->sp_live, g->nsp, i) {
@@ -554,6 +577,11 @@ static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
             }
             g->sp_next[i] = subpart_next_event(s, now + 1);
             g->sp_ret[i] = subpart_next_dram(s);
+            if (subpart_waits_dram(s))
+                bit_set(g->sp_dwait, i);
+            else
+                bit_clear(g->sp_dwait, i);
+            if (subpart_can_accept(s)) bit_clear(g->sp_full, i);
             if (g->sp_next[i] == UINT64_MAX && g->sp_ret[i] == UINT64_MAX) bit_clear(g->sp_live, i);
             if (subpart_out_peek(s)) bit_set(g->sp_out, i);
         }
@@ -567,6 +595,14 @@ static int dram_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
     if (memsys_tick(g->ms, now, e) != 0) return -1;
     g->dram_next = memsys_next_event(g->ms);
     *did = true;
+    /* idle slices waiting for their controller: the next L2 cycle (this instant's, if still to
+     * come: the L2 runs after the DRAM) retries once a command made room */
+    const uint64_t l2_now = g->clk.cyc[CLK_L2];
+    FOR_BITS(g->sp_dwait, g->nsp, i) {
+        if (!subpart_dram_room(g->sp[i])) continue;
+        bit_clear(g->sp_dwait, i);
+        if (g->sp_next[i] > l2_now) sp_wake(g, i, l2_now);
+    }
     return 0;
 }
 
@@ -792,8 +828,13 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
         }
         sum_stats(&g->l1_sum, cache_stats(sm_l1d(g->sm[i])), cache_stat_desc, cache_stat_ndesc);
     }
+    /* The L2 cycles the run went through: a run stopped at a limit ends with the core cycle
+     * that reached it (a skip over idle time may have moved the L2 count past it). */
+    uint64_t l2_end = g->clk.cyc[CLK_L2];
+    if (g->sum.stopped_early && end_core > 0)
+        l2_end = clocks_time_of(&g->clk, CLK_CORE, end_core - 1) / g->clk.period_fs[CLK_L2] + 1;
     for (uint32_t i = 0; i < g->nsp; i++) {
-        subpart_finish(g->sp[i]);
+        subpart_finish(g->sp[i], l2_end);
         sum_stats(&g->l2_sum, cache_stats(subpart_l2(g->sp[i])), cache_stat_desc, cache_stat_ndesc);
         sum_stats(&g->sp_sum, subpart_stats(g->sp[i]), subpart_stat_desc, subpart_stat_ndesc);
     }

@@ -97,6 +97,7 @@ struct ret { /* a burst's data, done at DRAM cycle `at` */
 };
 
 enum { MAX_BURSTS = 16, NO_FETCH = 0xffffffffu };
+#define NO_IDLE UINT64_MAX
 
 struct subpart {
     uint32_t id, ch, sel, nsub;
@@ -135,6 +136,15 @@ struct subpart {
     bool head_failed;
     uint64_t head_fail_ver;
     enum cache_fail head_fail;
+    /* A cycle that changed nothing ("idle": every part waits on the NoC, the controller or a
+     * time) leaves the slice as it was, so each following cycle would repeat it exactly until
+     * one of those moves: the GPU loop then visits it only at its time events and when the NoC
+     * or the controller makes room, and the cycles in between count the stalls that cycle
+     * counted (idle_at: its L2 cycle, NO_IDLE after a cycle that changed something). `touched`:
+     * this cycle changed state without moving a request. */
+    uint64_t idle_at;
+    uint32_t idle_out_full, idle_dram, idle_resfail;
+    bool touched;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
     uint32_t nwarm_wb, cap_warm_wb, warm_head;
@@ -207,6 +217,7 @@ struct subpart *subpart_create(uint32_t id, uint32_t nsub, const struct cache_cf
     char name[32];
     snprintf(name, sizeof name, "l2.%u", id);
     s->id = id;
+    s->idle_at = NO_IDLE;
     s->cfg = *sc;
     s->ms = ms;
     const struct dram_spec *sp = memsys_spec(ms);
@@ -279,6 +290,10 @@ void subpart_destroy(struct subpart *s) {
 
 bool subpart_can_accept(const struct subpart *s) {
     return !ring_full(&s->in);
+}
+
+void subpart_note_in_full(struct subpart *s) {
+    s->st.stall_in_full++;
 }
 
 void subpart_push(struct subpart *s, struct mem_req *r, uint64_t l2_now) {
@@ -394,7 +409,10 @@ static bool start_miss(struct subpart *s) {
 
 /* Sends one burst of the current miss to the controller. */
 static bool send_burst(struct subpart *s, uint64_t now, uint64_t dram_now) {
-    if (!s->cur_active && !start_miss(s)) return false;
+    if (!s->cur_active) {
+        if (!start_miss(s)) return false;
+        s->touched = true; /* the miss left the miss queue, even if its burst waits */
+    }
     bool wr = s->cur_fetch == NO_FETCH;
     if (s->cur_ga_of != s->cur_next) {
         s->cur_ga = to_global_at(s, s->cur_burst[s->cur_next], &s->cur_da);
@@ -537,6 +555,7 @@ static bool access_head(struct subpart *s, uint64_t now) {
         r->addr = global;
         s->st.stall_resfail++;
         s->head_failed = true;
+        s->touched = true; /* later retries take the counting path above */
         s->head_fail_ver = cache_version(s->l2);
         s->head_fail = fail;
         return false;
@@ -558,7 +577,21 @@ static bool access_head(struct subpart *s, uint64_t now) {
     return true;
 }
 
+/* The stalls of n unvisited cycles after an idle one: each repeats it (see idle_at). */
+static void idle_count(struct subpart *s, uint64_t n) {
+    s->st.stall_out_full += n * s->idle_out_full;
+    s->st.stall_dram += n * s->idle_dram;
+    if (s->idle_resfail) {
+        s->st.stall_resfail += n;
+        cache_count_resfail_n(s->l2, ring_peek(&s->in), s->head_fail, n);
+    }
+}
+
 bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
+    if (s->idle_at != NO_IDLE && now > s->idle_at + 1) idle_count(s, now - s->idle_at - 1);
+    const uint64_t out0 = s->st.stall_out_full, dram0 = s->st.stall_dram,
+                   res0 = s->st.stall_resfail;
+    s->touched = false;
     bool did = false;
     if (s->ret_n && s->ret[s->ret_head].at < dram_now) {
         complete_fetches(s, now, dram_now);
@@ -570,11 +603,69 @@ bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
     did |= drain_delay(s, &s->atomq, now);
     did |= send_burst(s, now, dram_now);
     did |= access_head(s, now);
+    if (did || s->touched) {
+        s->idle_at = NO_IDLE;
+    } else {
+        s->idle_at = now;
+        s->idle_out_full = (uint32_t)(s->st.stall_out_full - out0);
+        s->idle_dram = (uint32_t)(s->st.stall_dram - dram0);
+        s->idle_resfail = (uint32_t)(s->st.stall_resfail - res0);
+    }
     return did;
+}
+
+#ifndef NDEBUG
+/* Debug builds: an idle slice the loop leaves out at L2 cycle `now` must have nothing to do
+ * there, i.e. a visit would repeat its idle cycle. */
+void subpart_check_idle(const struct subpart *s, uint64_t now, uint64_t dram_now) {
+    if (s->idle_at == NO_IDLE) return;
+    const bool out_full = ring_full(&s->out);
+    const bool q_full = s->hitq.n == s->hitq.cap || s->atomq.n == s->atomq.cap;
+    const char *why = NULL;
+    if (s->ret_n && s->ret[s->ret_head].at < dram_now)
+        why = "DRAM data due";
+    else if (s->fill_n && s->fillq[s->fill_head].at <= now)
+        why = "fill due";
+    else if (cache_ready_pending(s->l2) && !q_full)
+        why = "released request can go";
+    else if (s->hitq.n && s->hitq.v[s->hitq.head].ready <= now && !out_full)
+        why = "reply due with output room";
+    else if (s->atomq.n && s->atomq.v[s->atomq.head].ready <= now && !out_full)
+        why = "atomic reply due with output room";
+    else if (s->cur_active && subpart_dram_room(s))
+        why = "burst with controller room";
+    else if (!s->cur_active && (s->warm_head < s->nwarm_wb || cache_miss_peek(s->l2)) &&
+             s->fetch_free != NO_FETCH)
+        why = "miss can start";
+    else if (s->in.n && !q_full &&
+             !(s->head_of == ring_peek(&s->in) && s->head_failed &&
+               s->head_fail_ver == cache_version(s->l2)))
+        why = "input head can access";
+    WS_ASSERT(!why, "l2.%u: left out at L2 cycle %llu (idle since %llu), but %s", s->id,
+              (unsigned long long)now, (unsigned long long)s->idle_at, why);
+}
+#endif
+
+bool subpart_waits_dram(const struct subpart *s) {
+    return s->idle_at != NO_IDLE && s->idle_dram;
+}
+
+bool subpart_dram_room(const struct subpart *s) {
+    return mc_can_accept(memsys_mc(s->ms, s->ch), s->cur_fetch == NO_FETCH);
 }
 
 uint64_t subpart_next_event(const struct subpart *s, uint64_t from) {
     uint64_t t = UINT64_MAX;
+    if (s->idle_at != NO_IDLE && s->idle_at + 1 == from) {
+        /* idle: only a delayed reply coming due or a fill changes anything by itself (a head
+         * already due waits for output room: the NoC wakes the slice) */
+        if (s->hitq.n && s->hitq.v[s->hitq.head].ready >= from) t = s->hitq.v[s->hitq.head].ready;
+        if (s->atomq.n && s->atomq.v[s->atomq.head].ready >= from &&
+            s->atomq.v[s->atomq.head].ready < t)
+            t = s->atomq.v[s->atomq.head].ready;
+        if (s->fill_n && s->fillq[s->fill_head].at < t) t = s->fillq[s->fill_head].at;
+        return t;
+    }
     if (s->in.n || s->cur_active || s->nwarm_wb || cache_miss_pending(s->l2) ||
         cache_ready_pending(s->l2))
         return from;
@@ -655,7 +746,12 @@ void subpart_describe(const struct subpart *s, char *buf, size_t n) {
         s->cur_active ? " sending" : "");
 }
 
-void subpart_finish(struct subpart *s) {
+void subpart_finish(struct subpart *s, uint64_t end) {
+    /* an idle slice at the end of a capped run: its unvisited cycles up to the end */
+    if (s->idle_at != NO_IDLE && end > s->idle_at + 1) {
+        idle_count(s, end - s->idle_at - 1);
+        s->idle_at = end - 1;
+    }
     cache_finish(s->l2);
 }
 

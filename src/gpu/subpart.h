@@ -50,15 +50,30 @@ uint64_t subpart_global_addr(const struct subpart *s, uint64_t local);
 void subpart_destroy(struct subpart *s);
 
 bool subpart_can_accept(const struct subpart *s);
+/* A NoC cycle in which a request for this slice waited at the network's output: input full. */
+void subpart_note_in_full(struct subpart *s);
 void subpart_push(struct subpart *s, struct mem_req *r, uint64_t l2_now);
 /* Runs L2 cycle `now`; dram_now is the number of DRAM cycles begun by the same instant (the
  * DRAM ticks at or before it have run; the enqueue stamp). DRAM data done at DRAM cycle X is
  * taken in at the first L2 cycle at or after X begins (X < dram_now), whichever cycles the
- * caller visits. Returns whether it did anything. */
+ * caller visits. Returns whether it moved a request. A caller may leave out the cycles
+ * subpart_next_event() skips; after a cycle that changed nothing (the slice waits on the NoC,
+ * the controller or a time) it must call again at the next L2 cycle after the NoC popped its
+ * output or pushed its input, or after its controller made room (subpart_waits_dram): the
+ * cycles left out count the stalls that idle cycle counted. */
 bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now);
-/* Earliest L2 cycle >= from with work not waiting on the DRAM (UINT64_MAX if none), and the
- * DRAM cycle of the earliest DRAM data still to arrive (UINT64_MAX if none). */
+/* Earliest L2 cycle >= from with work not waiting on the DRAM, the NoC or the controller's
+ * queue (UINT64_MAX if none), and the DRAM cycle of the earliest DRAM data still to arrive
+ * (UINT64_MAX if none). */
 uint64_t subpart_next_event(const struct subpart *s, uint64_t from);
+/* After an idle cycle: whether it waits for room in its controller's queue, and whether there
+ * is room now. */
+bool subpart_waits_dram(const struct subpart *s);
+bool subpart_dram_room(const struct subpart *s);
+#ifndef NDEBUG
+/* Debug builds: asserts that an idle slice left out at L2 cycle `now` has nothing to do. */
+void subpart_check_idle(const struct subpart *s, uint64_t now, uint64_t dram_now);
+#endif
 uint64_t subpart_next_dram(const struct subpart *s);
 
 struct mem_req *subpart_out_peek(const struct subpart *s);
@@ -76,7 +91,8 @@ void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors);
 
 bool subpart_idle(const struct subpart *s);
 void subpart_describe(const struct subpart *s, char *buf, size_t n);
-void subpart_finish(struct subpart *s);
+/* Completes the statistics at the end of a run: `end` is the first L2 cycle not run. */
+void subpart_finish(struct subpart *s, uint64_t end);
 const struct subpart_stats *subpart_stats(const struct subpart *s);
 const struct cache *subpart_l2(const struct subpart *s);
 extern const struct stat_desc subpart_stat_desc[];

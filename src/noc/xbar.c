@@ -535,6 +535,10 @@ int64_t xbar_ready_first(const struct xbar *x) {
     return -1;
 }
 
+const uint64_t *xbar_ready_bits(const struct xbar *x) {
+    return x->out_ready;
+}
+
 int64_t xbar_ready_next(const struct xbar *x, uint32_t after) {
     uint32_t o = after + 1;
     if (o >= x->n_out) return -1;

@@ -97,6 +97,8 @@ void *xbar_pop(struct xbar *x, uint32_t out, uint64_t now);
 uint64_t xbar_next_event(const struct xbar *x);
 /* Outputs with a complete packet waiting: a bit set iterated by the consumer (first, next). */
 int64_t xbar_ready_first(const struct xbar *x);
+/* The same as a bit set over the outputs (64 per word), for callers that filter it. */
+const uint64_t *xbar_ready_bits(const struct xbar *x);
 int64_t xbar_ready_next(const struct xbar *x, uint32_t after);
 bool xbar_idle(const struct xbar *x); /* no packet anywhere */
 void xbar_finish(struct xbar *x);
