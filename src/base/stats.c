@@ -93,17 +93,19 @@ json_t *stats_to_json(const struct stats_reg *r) {
     return root;
 }
 
+/* Keyed by the full name (group.stat): groups reuse short names with other meanings and units
+ * (dram.cycles are DRAM clock cycles, gpu.cycles core cycles). */
 json_t *stats_definitions_json(const struct stats_reg *r) {
     json_t *root = json_object();
     for (size_t gi = 0; gi < r->n; gi++) {
         const struct stats_group *g = &r->g[gi];
         for (size_t i = 0; i < g->n; i++) {
             const struct stat_desc *d = &g->desc[i];
-            if (json_object_get(root, d->name)) continue;
-            char buf[512];
+            char name[160], buf[512];
+            snprintf(name, sizeof name, "%s.%s", g->name, d->name);
             snprintf(buf, sizeof buf, "%s%s%s%s", d->doc, d->unit && d->unit[0] ? " [" : "",
                      d->unit ? d->unit : "", d->unit && d->unit[0] ? "]" : "");
-            json_object_set_new(root, d->name, json_string(buf));
+            json_object_set_new(root, name, json_string(buf));
         }
     }
     return root;

@@ -47,5 +47,6 @@ int stats_desc_check(const struct stat_desc *desc, size_t n, struct ws_err *e);
 
 /* {"group": {"stat": value | {hist fields}}}; with_docs adds a parallel "definitions" object. */
 json_t *stats_to_json(const struct stats_reg *r);
+/* {"group.stat": "definition [unit]"} for every registered statistic. */
 json_t *stats_definitions_json(const struct stats_reg *r);
 void stats_print_text(const struct stats_reg *r, FILE *out);

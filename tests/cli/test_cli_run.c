@@ -41,6 +41,9 @@ static void test_summary_and_determinism(void **state) {
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "\"load_class\": \"LOA\""));
     assert_non_null(strstr(a, "\"definitions\""));
+    /* definitions by full name: short names repeat with other units */
+    assert_non_null(strstr(a, "\"dram.cycles\": \"DRAM command-clock cycles simulated [tCK]\""));
+    assert_non_null(strstr(a, "\"gpu.cycles\": \"core cycles from the first launch"));
     free(a);
     free(b);
     free(text);
