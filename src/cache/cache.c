@@ -856,6 +856,13 @@ const struct cache_stats *cache_stats(const struct cache *c) {
     return &c->st;
 }
 
+void cache_uncount(struct cache *c, const struct cache_stats *before) {
+    uint64_t ev = c->st.evictions, wb = c->st.writebacks;
+    c->st = *before;
+    c->st.evictions = ev;
+    c->st.writebacks = wb;
+}
+
 uint64_t cache_version(const struct cache *c) {
     return c->version;
 }

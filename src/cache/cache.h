@@ -152,6 +152,10 @@ uint32_t cache_miss_len(const struct cache *c);
 const struct cache_cfg *cache_cfg_of(const struct cache *c);
 void cache_finish(struct cache *c);
 const struct cache_stats *cache_stats(const struct cache *c);
+/* Puts the access, outcome and fill counts back to `before` (taken with cache_stats): a line
+ * installed as a warm-up is not an access; the evictions and writebacks it caused stay counted
+ * (their data does move). */
+void cache_uncount(struct cache *c, const struct cache_stats *before);
 /* A number that changes whenever the cache's state changes in a way that can change what an
  * access decides (lines, LRU order, MSHRs, miss queue): an access turned back (CACHE_RESFAIL)
  * at one version is turned back the same way while the version stays. */

@@ -691,7 +691,9 @@ void subpart_out_pop(struct subpart *s) {
 
 void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
     /* Through the normal lookup with a private request, so replacement and geometry apply; the
-     * fetch it queues is answered at once, a dirty victim's writeback still goes to the DRAM. */
+     * fetch it queues is answered at once, a dirty victim's writeback still goes to the DRAM.
+     * The statistics count no access, miss or fill for it (GPGPU-Sim's memcpy tag update does
+     * not either). */
     line_addr = to_local(s, line_addr);
     struct mem_req w;
     memset(&w, 0, sizeof w);
@@ -701,6 +703,7 @@ void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
     if (cache_probe(s->l2, &w) != CACHE_SECTOR_MISS && cache_probe(s->l2, &w) != CACHE_MISS)
         return; /* present, being fetched, or nothing can be reserved now */
     uint32_t before = cache_miss_len(s->l2);
+    const struct cache_stats counted = *cache_stats(s->l2);
     bool kept = false;
     enum cache_fail fail;
     cache_access(s->l2, &w, 0, &kept, &fail);
@@ -720,6 +723,7 @@ void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
     }
     cache_fill(s->l2, line_addr, sectors, 0);
     while (cache_ready_pending(s->l2)) cache_ready_pop(s->l2);
+    cache_uncount(s->l2, &counted); /* a copy from the host, not an access */
     for (uint32_t i = 0; i < nkeep; i++) {
         if (s->nwarm_wb == s->cap_warm_wb) {
             uint32_t cap = s->cap_warm_wb ? 2 * s->cap_warm_wb : 64;

@@ -234,9 +234,15 @@ static void test_warm(void **state) {
     struct rig r;
     rig_init(&r);
     subpart_warm(r.sp, 0x5000, 0xf);
+    /* a host copy, not an access: the L2 counts none, and no miss or fill */
+    const struct cache_stats *cs = cache_stats(subpart_l2(r.sp));
+    assert_int_equal(cs->access[0][CACHE_MISS] + cs->access[0][CACHE_SECTOR_MISS], 0);
+    assert_int_equal(cs->fills, 0);
     struct mem_req a = req(0x5000, MEM_LOAD, 0xf);
     assert_int_equal(roundtrip(&r, &a, 100), HIT_LAT);
     assert_int_equal(subpart_stats(r.sp)->dram_reads, 0);
+    assert_int_equal(cs->access[0][CACHE_HIT], 1);
+    assert_int_equal(cs->access[0][CACHE_MISS] + cs->access[0][CACHE_SECTOR_MISS], 0);
     /* warming over a dirty line still writes it back */
     struct mem_req s = req(0x7000, MEM_STORE, 0x1); /* the same local set as 0x5000 */
     roundtrip(&r, &s, 100);
