@@ -216,11 +216,13 @@ static int synth_inject(void *st, struct memsys *ms, uint64_t now, struct ws_err
 }
 
 static uint64_t synth_next_event(void *st, uint64_t now) {
-    (void)st;
-    /* a stalled request waits for queue space, which only a controller's command frees, and a
-     * controller that issued is visited again the next cycle */
-    (void)now;
-    return DRAM_NEVER;
+    const struct synth *s = st;
+    /* Generation stops at a full backlog; if the offers then emptied it (forwarded or merged
+     * requests leave no queue entry), the next cycle generates again, whoever else wakes. A
+     * request stalled for queue space waits for a controller's command, and a controller that
+     * issued is visited again the next cycle. */
+    bool more = s->have ? s->rlen[s->held_ch] < s->win : s->i < (uint64_t)s->cfg.requests;
+    return more ? now + 1 : DRAM_NEVER;
 }
 
 static bool synth_exhausted(void *st) {
