@@ -2,9 +2,12 @@
 #include "base/fileio.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int ws_write_json_atomic(const char *path, const json_t *j, struct ws_err *e) {
     char *text = json_dumps(j, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
@@ -22,22 +25,66 @@ int ws_write_json_atomic(const char *path, const json_t *j, struct ws_err *e) {
     return rc;
 }
 
+/* A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file
+ * over it would replace the device node itself (as root, /dev/null became a plain file). */
+static bool is_special(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static int write_direct(const char *path, const char *text, size_t len, struct ws_err *e) {
+    FILE *f = fopen(path, "w");
+    if (!f) return ws_fail(e, "%s: cannot write: %s", path, strerror(errno));
+    int rc = fwrite(text, 1, len, f) == len ? 0 : -1;
+    if (fclose(f) != 0) rc = -1;
+    return rc == 0 ? 0 : ws_fail(e, "%s: write failed", path);
+}
+
 int ws_write_text_atomic(const char *path, const char *text, size_t len, struct ws_err *e) {
+    if (is_special(path)) return write_direct(path, text, len, e);
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return ws_fail(e, "%s: path too long", path);
     FILE *f = fopen(tmp, "w");
-    if (!f) return ws_fail(e, "%s: cannot write: %s", tmp, strerror(errno));
+    if (!f) return ws_fail(e, "%s: cannot write (via %s): %s", path, tmp, strerror(errno));
     int rc = fwrite(text, 1, len, f) == len ? 0 : -1;
     if (fclose(f) != 0) rc = -1;
     if (rc != 0) {
         remove(tmp);
-        return ws_fail(e, "%s: write failed", tmp);
+        return ws_fail(e, "%s: write failed", path);
     }
     if (rename(tmp, path) != 0) {
         int err = errno;
         remove(tmp);
         return ws_fail(e, "%s: cannot rename into place: %s", path, strerror(err));
     }
+    return 0;
+}
+
+int ws_check_output(const char *path, struct ws_err *e) {
+    struct stat st;
+    if (!*path) return ws_fail(e, "-o: empty path");
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return ws_fail(e, "%s: is a folder, not a file", path);
+        if (!S_ISREG(st.st_mode))
+            return access(path, W_OK) == 0
+                       ? 0
+                       : ws_fail(e, "%s: cannot write: %s", path, strerror(errno));
+    }
+    /* The temporary file and the rename need the folder: it must exist and take new files. */
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+        return ws_fail(e, "%s: path too long", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = 0;
+    else
+        *slash = 0;
+    if (stat(dir, &st) != 0) return ws_fail(e, "%s: folder %s: %s", path, dir, strerror(errno));
+    if (!S_ISDIR(st.st_mode)) return ws_fail(e, "%s: %s is not a folder", path, dir);
+    if (access(dir, W_OK | X_OK) != 0)
+        return ws_fail(e, "%s: cannot create files in %s: %s", path, dir, strerror(errno));
     return 0;
 }

@@ -128,6 +128,8 @@ int cmd_dram(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     struct ws_err e = {{0}};
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
+    if (o.common.out_path && ws_check_output(o.common.out_path, &e) != 0)
+        return cli_fail(&e, WS_EXIT_INPUT);
     struct cfg *c = cfg_create();
     struct memsys *ms = NULL;
     struct synth *syn = NULL;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -129,13 +130,42 @@ static void test_config_dump(void **state) {
     free(text);
 }
 
+/* A bad -o is reported before the simulation runs (nothing printed but the error), naming the
+ * path given; a device such as /dev/null is written in place, never replaced by a renamed file. */
+static void test_output_paths(void **state) {
+    (void)state;
+    char *text = NULL;
+    assert_int_equal(
+        tu_run_cli("dram --synthetic random --requests 100 -o /no-such-dir/r.json", &text), 1);
+    assert_string_equal(
+        text, "warpsim: /no-such-dir/r.json: folder /no-such-dir: No such file or directory\n");
+    free(text);
+    const char *f = tu_tmpfile("outdir-probe", "");
+    char dir[600], args[1024], want[700];
+    snprintf(dir, sizeof dir, "%s", f);
+    *strrchr(dir, '/') = 0;
+    snprintf(args, sizeof args, "dram --synthetic random --requests 100 -o %s", dir);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    snprintf(want, sizeof want, "warpsim: %s: is a folder, not a file\n", dir);
+    assert_string_equal(text, want);
+    free(text);
+    struct stat st;
+    if (stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)) {
+        assert_int_equal(tu_run_cli("dram --synthetic random --requests 100 -q -o /dev/null", NULL),
+                         0);
+        assert_int_equal(stat("/dev/null", &st), 0);
+        assert_true(S_ISCHR(st.st_mode));
+        assert_false(tu_file_exists("/dev/null.tmp"));
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_key),           cmocka_unit_test(test_out_of_range_timing),
         cmocka_unit_test(test_malformed_ini),         cmocka_unit_test(test_cross_key_rule),
         cmocka_unit_test(test_unknown_policy),        cmocka_unit_test(test_bad_set_option),
         cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
-        cmocka_unit_test(test_malformed_trace_line),
+        cmocka_unit_test(test_malformed_trace_line),  cmocka_unit_test(test_output_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
