@@ -546,7 +546,8 @@ static int bar_check(struct sm *s, struct cta *c, uint64_t now, struct ws_err *e
         struct warp *w = &s->w[c->slots[i]];
         if (w->state != W_BAR) continue;
         w->state = W_ACTIVE;
-        view_of(s, w)->stall = STALL_NONE;
+        /* The stall stays STALL_BARRIER until check() looks at the warp: the barrier's own
+         * latency counts as waiting at it whether or not the sub-core is examined meanwhile. */
         s->sc[w->subcore].nlive++;
         w->fetched_bar = false;
         if (fill(s, w, e) != 0) return -1;
@@ -945,7 +946,10 @@ void sm_describe_stuck(const struct sm *s, char *buf, size_t n) {
     if (len + 1 < n) ldst_describe(s->ldst, buf + len, n - len);
 }
 
-void sm_finish(struct sm *s) {
+void sm_finish(struct sm *s, uint64_t end) {
+    /* A run stopped at a limit ends at `end`; the SM may not have been visited since floor
+     * (nothing was due), and those cycles repeat its last state. */
+    if (end > s->floor) s->floor = end;
     for (uint32_t i = 0; i < s->nsub; i++) {
         struct subcore *sc = &s->sc[i];
         if (sc->reason != STALL_NONE && s->floor > sc->acct)

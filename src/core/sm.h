@@ -123,7 +123,7 @@ uint32_t sm_take_finished(struct sm *s);
 void sm_kernel_end(struct sm *s);
 /* One line per resident warp saying what it waits for (watchdog reports). */
 void sm_describe_stuck(const struct sm *s, char *buf, size_t n);
-void sm_finish(struct sm *s);
+void sm_finish(struct sm *s, uint64_t end);
 const struct sm_stats *sm_stats(const struct sm *s);
 /* Optional issue trace (tests, debugging, trace dumps): called for every instruction issued, with
  * the sub-core, warp slot and instruction, before the instruction takes effect. NULL turns it

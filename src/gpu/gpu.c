@@ -813,6 +813,17 @@ static void sum_stats(void *dst, const void *src, const struct stat_desc *d, uns
     }
 }
 
+/* The cycles of domain d the run went through: a run stopped at a limit ends with the core
+ * cycle that reached it (a skip over idle time may have moved d's count past it). */
+static uint64_t domain_end(const struct gpu *g, enum clk_domain d, uint64_t end_core) {
+    uint64_t end = g->clk.cyc[d];
+    if (g->sum.stopped_early && end_core > 0) {
+        uint64_t n = clocks_time_of(&g->clk, CLK_CORE, end_core - 1) / g->clk.period_fs[d] + 1;
+        if (n < end) end = n;
+    }
+    return end;
+}
+
 static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     struct gpu_summary *s = &g->sum;
     memset(&g->core_sum, 0, sizeof g->core_sum);
@@ -820,7 +831,7 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
     memset(&g->l2_sum, 0, sizeof g->l2_sum);
     memset(&g->sp_sum, 0, sizeof g->sp_sum);
     for (uint32_t i = 0; i < g->nsm; i++) {
-        sm_finish(g->sm[i]);
+        sm_finish(g->sm[i], end_core);
         sum_stats(&g->core_sum, sm_stats(g->sm[i]), sm_stat_desc, sm_stat_ndesc);
         for (int k = 0; k < OP_NCLASS; k++) {
             g->core_sum.insts_by_class[k] += sm_stats(g->sm[i])->insts_by_class[k];
@@ -828,11 +839,7 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
         }
         sum_stats(&g->l1_sum, cache_stats(sm_l1d(g->sm[i])), cache_stat_desc, cache_stat_ndesc);
     }
-    /* The L2 cycles the run went through: a run stopped at a limit ends with the core cycle
-     * that reached it (a skip over idle time may have moved the L2 count past it). */
-    uint64_t l2_end = g->clk.cyc[CLK_L2];
-    if (g->sum.stopped_early && end_core > 0)
-        l2_end = clocks_time_of(&g->clk, CLK_CORE, end_core - 1) / g->clk.period_fs[CLK_L2] + 1;
+    uint64_t l2_end = domain_end(g, CLK_L2, end_core);
     for (uint32_t i = 0; i < g->nsp; i++) {
         subpart_finish(g->sp[i], l2_end);
         sum_stats(&g->l2_sum, cache_stats(subpart_l2(g->sp[i])), cache_stat_desc, cache_stat_ndesc);
@@ -847,8 +854,8 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
                                ? (double)cs[j]->misses / (double)(cs[j]->accesses - fails)
                                : 0.0;
     }
-    xbar_finish(g->req);
-    xbar_finish(g->rep);
+    xbar_finish(g->req, domain_end(g, CLK_NOC, end_core));
+    xbar_finish(g->rep, domain_end(g, CLK_NOC, end_core));
     const struct sm_stats *c = &g->core_sum;
     s->cycles = end_core - g->cycles_base;
     s->warp_insts = c->warp_insts;
@@ -959,7 +966,7 @@ int gpu_run(struct gpu *g, struct workload *w, struct ws_err *e) {
             return ws_fail(e, "internal: %llu requests never came back",
                            (unsigned long long)req_pool_live(&g->pool));
     }
-    if (memsys_finish(g->ms, g->clk.cyc[CLK_DRAM], e) != 0) return -1;
+    if (memsys_finish(g->ms, domain_end(g, CLK_DRAM, end_core), e) != 0) return -1;
     /* cycles = the kernels' time, not the final drain of L2 writebacks */
     summarise(g, host_now() - t0, end_core);
     if (!g->sum.stopped_early && w->vt->verify && w->vt->verify(w, e) != 0) return -1;

@@ -18,7 +18,8 @@ const struct stat_desc subpart_stat_desc[] = {
     SD(stall_in_full, "deliveries the request network could not make: input queue full"),
     SD(stall_resfail, "L2 cycles the head request got a reservation failure and was retried"),
     SD(stall_dram, "L2 cycles a miss waited for room in the memory controller's queue"),
-    SD(stall_out_full, "L2 cycles a finished request waited for room in the output queue"),
+    SD(stall_out_full, "L2 cycles in which a finished request waited for room in the output "
+                       "queue (or a filled miss for room in the reply pipeline); once per cycle"),
     {"lat_l2_hit", STAT_HIST, offsetof(struct subpart_stats, lat_l2_hit), "L2 cycles",
      "L2 access to reply ready, for requests the L2 served (hits, stores, atomics)"},
     {"lat_l2_miss", STAT_HIST, offsetof(struct subpart_stats, lat_l2_miss), "L2 cycles",
@@ -144,6 +145,7 @@ struct subpart {
      * this cycle changed state without moving a request. */
     uint64_t idle_at;
     uint32_t idle_out_full, idle_dram, idle_resfail;
+    bool out_stalled; /* this cycle, a finished request found no room on its way out */
     bool touched;
     /* Miss-queue entries set aside while warming the L2 (sent before the cache's own). */
     struct cache_miss *warm_wb;
@@ -314,7 +316,7 @@ static bool drain_delay(struct subpart *s, struct dring *q, uint64_t now) {
     bool did = false;
     while (q->n && q->v[q->head].ready <= now) {
         if (ring_full(&s->out)) {
-            s->st.stall_out_full++;
+            s->out_stalled = true;
             break;
         }
         struct mem_req *r = q->v[q->head].r;
@@ -501,7 +503,7 @@ static bool release_ready(struct subpart *s, uint64_t now) {
     bool did = false;
     while (cache_ready_pending(s->l2)) {
         if (s->hitq.n == s->hitq.cap || s->atomq.n == s->atomq.cap) {
-            s->st.stall_out_full++;
+            s->out_stalled = true;
             break;
         }
         struct mem_req *r = cache_ready_pop(s->l2);
@@ -601,6 +603,8 @@ bool subpart_cycle(struct subpart *s, uint64_t now, uint64_t dram_now) {
     did |= release_ready(s, now);
     did |= drain_delay(s, &s->hitq, now);
     did |= drain_delay(s, &s->atomq, now);
+    s->st.stall_out_full += s->out_stalled; /* a cycle counts once, however many waited */
+    s->out_stalled = false;
     did |= send_burst(s, now, dram_now);
     did |= access_head(s, now);
     if (did || s->touched) {

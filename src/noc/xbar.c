@@ -74,7 +74,8 @@ const struct stat_desc xbar_stat_desc[] = {
     SD(push_stalls, STAT_COUNTER, "queries", "times an input had no room for a packet offered"),
     SD(out_blocked, STAT_COUNTER, "flit*cycles",
        "cycles a flit of a granted packet waited because its output queue was full"),
-    SD(cycles, STAT_COUNTER, "cycles", "NoC cycles simulated (last tick + 1)"),
+    SD(cycles, STAT_COUNTER, "cycles",
+       "NoC cycles of the run (to the end of its last core cycle, or of the final drain)"),
     SD(lat, STAT_HIST, "cycles", "packet latency: push at the input to pop at the output"),
     SD(flits_per_cycle, STAT_REAL, "flit/cycle", "delivered flits per NoC cycle (all outputs)"),
 };
@@ -177,6 +178,14 @@ static bool can_move(const struct xbar *x) {
     for (uint32_t w = 0; w < x->w_out; w++)
         if ((x->out_locked[w] | x->out_wanted[w]) & ~x->out_full[w]) return true;
     return false;
+}
+
+/* Outputs held by a connection whose queue has no room for its next flit. */
+static uint64_t held_full(const struct xbar *x) {
+    uint64_t n = 0;
+    for (uint32_t w = 0; w < x->w_out; w++)
+        n += (uint64_t)ws_popcount64(x->out_locked[w] & x->out_full[w]);
+    return n;
 }
 
 static void req_add(struct xbar *x, uint32_t i, uint32_t o) {
@@ -455,6 +464,9 @@ static void finish_crossing(struct xbar *x, uint32_t i, uint32_t o, uint64_t now
 void xbar_tick(struct xbar *x, uint64_t now) {
     WS_ASSERT(!x->ticked || now > x->last_tick, "xbar %s: tick %llu after %llu", x->name,
               (unsigned long long)now, (unsigned long long)x->last_tick);
+    /* Cycles the loop skipped (nothing could move) each saw the same held, full outputs; a pop
+     * that emptied one settled its own share (xbar_pop). */
+    if (x->ticked) x->st.out_blocked += (now - x->last_tick - 1) * held_full(x);
     x->ticked = true;
     x->last_tick = now;
     x->st.cycles = now + 1;
@@ -502,6 +514,9 @@ void *xbar_pop(struct xbar *x, uint32_t out, uint64_t now) {
     if (--x->out_ndone[out] == 0) bit_clr(x->out_ready, out);
     x->out_used[out] -= p->nflits;
     if (bit_get(x->out_full, out)) {
+        /* A held output blocked the unvisited cycles since the last tick, this one included
+         * (pops follow the tick of their cycle); xbar_tick counts only those still full. */
+        if (bit_get(x->out_locked, out) && x->ticked) x->st.out_blocked += now - x->last_tick;
         bit_clr(x->out_full, out);
         /* room again where someone may be waiting: the next tick can move a flit */
         if (now > x->wake_floor) x->wake_floor = now;
@@ -554,7 +569,12 @@ bool xbar_idle(const struct xbar *x) {
     return x->pkts == 0;
 }
 
-void xbar_finish(struct xbar *x) {
+void xbar_finish(struct xbar *x, uint64_t end) {
+    if (x->ticked && end > x->last_tick + 1) {
+        x->st.out_blocked += (end - x->last_tick - 1) * held_full(x);
+        x->last_tick = end - 1; /* settled: a second finish adds nothing */
+    }
+    if (end > x->st.cycles) x->st.cycles = end; /* the run's cycles, ticked or not */
     x->st.flits_per_cycle = x->st.cycles ? (double)x->st.flits / (double)x->st.cycles : 0.0;
 }
 

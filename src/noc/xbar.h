@@ -59,7 +59,7 @@ struct xbar_stats {
     uint64_t bytes;          /* payload bytes delivered */
     uint64_t push_stalls;    /* xbar_can_push() answered false */
     uint64_t out_blocked;    /* flit-cycles an allocated flit waited for output room */
-    uint64_t cycles;         /* NoC cycles simulated (last tick + 1) */
+    uint64_t cycles;         /* NoC cycles of the run (xbar_finish), ticked or not */
     struct ws_hist lat;      /* push -> pop, NoC cycles */
     double flits_per_cycle;  /* derived: flits / cycles */
 };
@@ -101,7 +101,8 @@ int64_t xbar_ready_first(const struct xbar *x);
 const uint64_t *xbar_ready_bits(const struct xbar *x);
 int64_t xbar_ready_next(const struct xbar *x, uint32_t after);
 bool xbar_idle(const struct xbar *x); /* no packet anywhere */
-void xbar_finish(struct xbar *x);
+/* Settles the statistics of the cycles up to `end` (exclusive) the loop did not tick. */
+void xbar_finish(struct xbar *x, uint64_t end);
 const struct xbar_stats *xbar_stats(const struct xbar *x);
 
 /* Occupancy in flits: input `in` (queued plus not yet crossed), output `out` (in flight plus

@@ -306,7 +306,7 @@ static uint64_t h_run(struct h *h, uint64_t limit) {
         now = next;
         if (now > limit) fail_msg("no completion by cycle %llu", (unsigned long long)limit);
     }
-    sm_finish(h->s);
+    sm_finish(h->s, 0);
     h->end = now;
     return now;
 }

@@ -219,6 +219,30 @@ static void test_barrier_exited_warp(void **state) {
     h_destroy(h);
 }
 
+/* The barrier's latency counts as waiting at it on every sub-core, visited or not: warp 0
+ * (sub-core 0) arrives at 0, warp 1 (sub-core 1) after three INTs at 3, both resume at 3 + 5.
+ * Sub-core 0 issues nothing at 1-7, sub-core 1 at 4-7: 7 + 4 barrier cycles, whether the SM is
+ * called every cycle or only at its next event (an unvisited sub-core counted the latency, a
+ * visited one did not). */
+static void test_barrier_latency_counted(void **state) {
+    (void)state;
+    for (int mode = 0; mode < 2; mode++) {
+        struct fake_wl *f = fw_create(64, 1);
+        struct inst p0[] = {I_BAR(), I_INT(1, NR)};
+        struct inst p1[] = {I_INT(10, NR), I_INT(11, NR), I_INT(12, NR), I_BAR(), I_INT(1, NR)};
+        fw_prog(f, 0, p0, 2);
+        fw_prog(f, 1, p1, 5);
+        struct h *h = h_create("[core]\nlat_bar = 5\nsubcores = 2\n", f);
+        h->every_cycle = mode;
+        h_run(h, 1000);
+        assert_int_equal(h_issue(h, 1, 3), 3);
+        assert_int_equal(h_issue(h, 0, 1), 8);
+        assert_int_equal(h_issue(h, 1, 4), 8);
+        assert_int_equal(sm_stats(h->s)->stall_barrier, 7 + 4);
+        h_destroy(h);
+    }
+}
+
 /* ---- configuration ---- */
 
 static void expect_cfg_error(const char *ini, const char *needle) {
@@ -263,6 +287,7 @@ int main(void) {
         cmocka_unit_test(test_subcores),
         cmocka_unit_test(test_barrier),
         cmocka_unit_test(test_barrier_exited_warp),
+        cmocka_unit_test(test_barrier_latency_counted),
         cmocka_unit_test(test_cfg_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

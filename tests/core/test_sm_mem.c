@@ -220,7 +220,7 @@ static void test_exit_waits_for_load_and_next_event(void **state) {
     assert_true(sm_idle(h->s));
     assert_int_equal(sm_next_event(h->s), UINT64_MAX);
     assert_int_equal(f->nended, 1);
-    sm_finish(h->s);
+    sm_finish(h->s, 0);
     assert_int_equal(sm_stats(h->s)->cycles_active, 101);
     assert_int_equal(sm_stats(h->s)->load_time.max, 101);
     assert_int_equal(h->allocs, h->frees);
