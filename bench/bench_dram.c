@@ -66,7 +66,7 @@ static double run(struct memsys *ms, int pattern, int64_t n, const struct memsys
     struct synth *sy = synth_create(&sc, ms, &e);
     struct drive_result res;
     double t0 = now_s(), c0 = cpu_s();
-    if (!sy || drive_run(&synth_ops, sy, ms, &res, &e) != 0) {
+    if (!sy || drive_run(&synth_ops, sy, ms, false, &res, &e) != 0) {
         fprintf(stderr, "bench: %s\n", e.msg);
         exit(1);
     }

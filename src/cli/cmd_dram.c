@@ -22,14 +22,15 @@ static const char usage[] =
     "           --trace FILE  (0x<addr> R|W, or <addr> READ|WRITE <cycle>; plain or gzip)\n"
     "           --usimm TRACE [--usimm TRACE]...  (USIMM traces, one core each, USIMM front end)\n"
     "options:  --requests N  --read-share F  --footprint BYTES  --stride BYTES  --streams N\n"
-    "          --seed S  --check (protocol checker)  --per-channel  -o RESULT.json  -q\n";
+    "          --seed S  --check (protocol checker)  --per-channel  -o RESULT.json  -q\n"
+    "          --lockstep (visit every cycle, no skipping: same results, slower; a check)\n";
 
 struct dram_opts {
     struct cli_common common;
     const char *synthetic, *trace;
     const char *usimm[64];
     unsigned nusimm;
-    bool quiet, per_channel;
+    bool quiet, per_channel, lockstep;
     char setbuf[16][300];
     int nsetbuf;
 };
@@ -75,6 +76,8 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
             o->usimm[o->nusimm++] = argv[++i];
         } else if (strcmp(a, "--check") == 0) {
             if (add_set(o, a, "mc.check", "true", e) != 0) return -1;
+        } else if (strcmp(a, "--lockstep") == 0) {
+            o->lockstep = true;
         } else if (strcmp(a, "--per-channel") == 0) {
             o->per_channel = true;
         } else if (strcmp(a, "-q") == 0) {
@@ -176,7 +179,7 @@ int cmd_dram(int argc, char **argv) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct drive_result res;
-    if (drive_run(ops, st, ms, &res, &e) != 0) {
+    if (drive_run(ops, st, ms, o.lockstep, &res, &e) != 0) {
         code = strstr(e.msg, "protocol violation") ? WS_EXIT_INTERNAL : WS_EXIT_INPUT;
         goto out;
     }

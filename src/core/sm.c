@@ -280,6 +280,7 @@ struct sm {
     uint64_t now;          /* the cycle being run (or of the reply being handled) */
     uint64_t active_since; /* first cycle of the current busy period */
     bool ldst_wait;        /* some warp waits for room in the LDST unit */
+    bool lockstep;         /* examine sub-cores that are not due too */
     uint32_t ldst_need;    /* the smallest room (entries) such a warp needs */
     sm_trace_fn trace;
     void *trace_ctx;
@@ -769,7 +770,8 @@ int sm_cycle(struct sm *s, uint64_t now, struct ws_err *e) {
     if (ldst_cycle(s->ldst, now) && s->ldst_wait) wake_ldst_waiters(s, now);
     for (uint32_t i = 0; i < s->nsub; i++) {
         struct subcore *sc = &s->sc[i];
-        if (sc->nlive && sc->next_ready <= now && examine(s, sc, i, now, e) != 0) return -1;
+        if (sc->nlive && (sc->next_ready <= now || s->lockstep) && examine(s, sc, i, now, e) != 0)
+            return -1;
     }
     ldst_settle(s->ldst, now);
     s->floor = now + 1;
@@ -965,6 +967,10 @@ void sm_finish(struct sm *s, uint64_t end) {
 
 const struct sm_stats *sm_stats(const struct sm *s) {
     return &s->st;
+}
+
+void sm_set_lockstep(struct sm *s, bool on) {
+    s->lockstep = on;
 }
 
 void sm_set_trace(struct sm *s, sm_trace_fn fn, void *ctx) {

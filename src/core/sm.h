@@ -131,4 +131,6 @@ const struct sm_stats *sm_stats(const struct sm *s);
 typedef void (*sm_trace_fn)(void *ctx, uint32_t sm, uint32_t subcore, uint32_t slot,
                             const struct inst *in, uint64_t now);
 void sm_set_trace(struct sm *s, sm_trace_fn fn, void *ctx);
+/* Examine every sub-core in every cycle sm_cycle is called, due or not (gpu.lockstep). */
+void sm_set_lockstep(struct sm *s, bool on);
 const struct cache *sm_l1d(const struct sm *s);

@@ -46,6 +46,9 @@ const struct cfg_key gpu_cfg_keys[] = {
     {"gpu.max_insts", CFG_INT, OFF(max_insts), "0", 0, 1e15, NULL, "warp insts",
      "stop at the end of the first core cycle that brings the warp instructions issued to this "
      "many (0: run to completion)"},
+    {"gpu.lockstep", CFG_BOOL, OFF(lockstep), "false", 0, 0, NULL, "",
+     "visit every SM, L2 slice, network and controller in every cycle instead of only when "
+     "something is due (many times slower; results must be identical: a check of the loop)"},
 };
 const unsigned gpu_cfg_nkeys = CFG_COUNT(gpu_cfg_keys);
 #undef OFF
@@ -337,6 +340,7 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
     for (uint32_t i = 0; i < g->nsm; i++) {
         g->sm[i] = sm_create(&g->smc, &g->l1c, i, &env, e);
         if (!g->sm[i]) goto fail;
+        sm_set_lockstep(g->sm[i], g->cfg.lockstep);
         g->sm_next[i] = UINT64_MAX;
     }
     for (uint32_t i = 0; i < g->nsp; i++) {
@@ -450,11 +454,16 @@ static inline int run_sm(struct gpu *g, uint32_t i, uint64_t now, bool *did, boo
 }
 
 static int core_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
-    if (now < g->sm_min) return 0; /* no SM is due */
     bool freed = false;
+    if (g->cfg.lockstep) {
+        for (uint32_t i = 0; i < g->nsm; i++) bit_set(g->sm_live, i);
+    } else if (now < g->sm_min) {
+        return 0; /* no SM is due */
+    }
     g->sm_min = UINT64_MAX; /* every live entry is folded in again below */
     FOR_BITS(g->sm_live, g->nsm, i) {
-        if (g->sm_next[i] <= now && run_sm(g, i, now, did, &freed, e) != 0) return -1;
+        if ((g->sm_next[i] <= now || g->cfg.lockstep) && run_sm(g, i, now, did, &freed, e) != 0)
+            return -1;
         if (g->sm_next[i] < g->sm_min) g->sm_min = g->sm_next[i];
     }
     if (freed && g->next_cta < g->k.ncta) return dispatch(g, now, e);
@@ -524,8 +533,8 @@ static void noc_tick(struct gpu *g, uint64_t now, bool *did) {
         }
         if (!r) bit_clear(g->sp_out, i);
     }
-    if (xbar_next_event(g->req) <= now) xbar_tick(g->req, now);
-    if (xbar_next_event(g->rep) <= now) xbar_tick(g->rep, now);
+    if (g->cfg.lockstep || xbar_next_event(g->req) <= now) xbar_tick(g->req, now);
+    if (g->cfg.lockstep || xbar_next_event(g->rep) <= now) xbar_tick(g->rep, now);
     /* Deliver to the slices: one whose input was full stays full until a cycle of its own
      * takes a request in, so it is not asked; each cycle a request waits for it is counted. */
     const uint64_t *rdy = xbar_ready_bits(g->req);
@@ -566,10 +575,13 @@ static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
         if (g->sp_next[i] > now && g->sp_ret[i] >= dram_now)
             subpart_check_idle(g->sp[i], now, dram_now);
 #endif
-    if (now < g->sp_next_min && dram_now <= g->sp_ret_min) return; /* no slice is due */
+    const bool all = g->cfg.lockstep;
+    if (!all && now < g->sp_next_min && dram_now <= g->sp_ret_min) return; /* none is due */
     g->sp_next_min = g->sp_ret_min = UINT64_MAX; /* every live entry is folded in again below */
+    if (all)
+        for (uint32_t i = 0; i < g->nsp; i++) bit_set(g->sp_live, i);
     FOR_BITS(g->sp_live, g->nsp, i) {
-        if (g->sp_next[i] <= now || g->sp_ret[i] < dram_now) {
+        if (all || g->sp_next[i] <= now || g->sp_ret[i] < dram_now) {
             struct subpart *s = g->sp[i];
             if (subpart_cycle(s, now, dram_now)) {
                 *did = true;
@@ -591,7 +603,7 @@ static void l2_tick(struct gpu *g, uint64_t now, bool *did) {
 }
 
 static int dram_tick(struct gpu *g, uint64_t now, bool *did, struct ws_err *e) {
-    if (g->dram_next > now) return 0;
+    if (g->dram_next > now && !g->cfg.lockstep) return 0;
     if (memsys_tick(g->ms, now, e) != 0) return -1;
     g->dram_next = memsys_next_event(g->ms);
     *did = true;
@@ -730,7 +742,7 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
             /* a skip stops at the cycle limit: the run ends there, exactly */
             if (end_cyc != UINT64_MAX && nt > clocks_time_of(&g->clk, CLK_CORE, end_cyc))
                 nt = clocks_time_of(&g->clk, CLK_CORE, end_cyc);
-            if (nt > t) clocks_skip_to(&g->clk, nt);
+            if (nt > t && !g->cfg.lockstep) clocks_skip_to(&g->clk, nt);
         }
         if ((++steps & 4095) == 0) {
             uint64_t val = total_insts(g) + g->pool.freed;

@@ -26,6 +26,7 @@ struct gpu_cfg {
     int64_t watchdog;   /* core cycles without progress before a run is stopped */
     int64_t max_cycles; /* stop after this many core cycles (0: run to completion) */
     int64_t max_insts;  /* stop after this many warp instructions (0: run to completion) */
+    bool lockstep;      /* visit every component every cycle (a check of the event loop) */
 };
 extern const struct cfg_key gpu_cfg_keys[];
 extern const unsigned gpu_cfg_nkeys;

@@ -108,7 +108,7 @@ static const struct memsys_summary *run_synth(struct memsys *ms, const char *pat
     struct synth *sy = synth_create(&sc, ms, &e);
     assert_non_null(sy);
     struct drive_result res;
-    int rc = drive_run(&synth_ops, sy, ms, &res, &e);
+    int rc = drive_run(&synth_ops, sy, ms, false, &res, &e);
     if (rc) fprintf(stderr, "%s\n", e.msg);
     assert_int_equal(rc, 0);
     /* conservation: every request offered came back exactly once */
@@ -142,7 +142,7 @@ static void test_synth_stall_cycles(void **state) {
     struct synth *sy = synth_create(&sc, ms, &e);
     assert_non_null(sy);
     struct drive_result res;
-    assert_int_equal(drive_run(&synth_ops, sy, ms, &res, &e), 0);
+    assert_int_equal(drive_run(&synth_ops, sy, ms, false, &res, &e), 0);
     const struct synth_stats *st = synth_stats(sy);
     assert_int_equal(st->completed, 3);
     assert_int_equal(st->stall_cycles, (uint64_t)((sp->RCDRD + 1) + sp->CCD_L));

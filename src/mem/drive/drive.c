@@ -13,8 +13,8 @@ static void on_done(void *ctx, const struct mc_req *r) {
     d->ops->on_done(d->st, r);
 }
 
-int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, struct drive_result *res,
-              struct ws_err *e) {
+int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, bool lockstep,
+              struct drive_result *res, struct ws_err *e) {
     struct done_ctx d = {ops, st, 0};
     memsys_set_done_cb(ms, on_done, &d);
     uint64_t now = 0, visited = 0;
@@ -33,7 +33,7 @@ int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, struct d
         if (next == DRAM_NEVER)
             return ws_fail(e, "%s: no progress at DRAM cycle %llu (requests stuck)", ops->name,
                            (unsigned long long)now);
-        now = next > now ? next : now + 1;
+        now = next > now && !lockstep ? next : now + 1;
     }
     uint64_t end = now + 1;
     if (d.last_data + 1 > end) end = d.last_data + 1;

@@ -33,6 +33,8 @@ struct drive_result {
     uint64_t visited_cycles; /* cycles the loop actually ran (speed diagnostics) */
 };
 
-/* Runs the source to completion. Fails on bad input, a checker violation, or no progress. */
-int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, struct drive_result *res,
-              struct ws_err *e);
+/* Runs the source to completion. Fails on bad input, a checker violation, or no progress.
+ * lockstep visits every cycle instead of skipping to the next event (results must be the same:
+ * a check of the skipping). */
+int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, bool lockstep,
+              struct drive_result *res, struct ws_err *e);

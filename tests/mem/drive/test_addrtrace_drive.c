@@ -35,7 +35,7 @@ static void setup(struct run *r, const char *extra_ini, const char *trace) {
 static const struct addrtrace_stats *run(struct run *r, const char *extra_ini, const char *trace) {
     setup(r, extra_ini, trace);
     struct ws_err e = {{0}};
-    if (drive_run(&addrtrace_ops, r->a, r->ms, &r->res, &e) != 0) fail_msg("%s", e.msg);
+    if (drive_run(&addrtrace_ops, r->a, r->ms, false, &r->res, &e) != 0) fail_msg("%s", e.msg);
     return addrtrace_stats(r->a);
 }
 
@@ -122,7 +122,7 @@ static void test_bad_lines(void **state) {
     struct run r;
     setup(&r, "", p);
     struct ws_err e = {{0}};
-    assert_int_equal(drive_run(&addrtrace_ops, r.a, r.ms, &r.res, &e), -1);
+    assert_int_equal(drive_run(&addrtrace_ops, r.a, r.ms, false, &r.res, &e), -1);
     char want[1024];
     snprintf(want, sizeof want, "%s:2: expected R, W, READ or WRITE, got 'Q'", p);
     assert_string_equal(e.msg, want);

@@ -60,7 +60,7 @@ static const struct usimm_front_stats *do_run(struct run *r, const char *cfg_pat
                                               const char *override) {
     setup_run(r, cfg_path, traces, n, override);
     struct ws_err e = {{0}};
-    if (drive_run(&usimm_front_ops, r->f, r->ms, &r->res, &e) != 0) fail_msg("%s", e.msg);
+    if (drive_run(&usimm_front_ops, r->f, r->ms, false, &r->res, &e) != 0) fail_msg("%s", e.msg);
     if (usimm_front_report(r->f, r->ms, &e) != 0) fail_msg("%s", e.msg);
     return usimm_front_stats(r->f);
 }
@@ -266,7 +266,7 @@ static void test_bad_trace(void **state) {
     struct run r;
     setup_run(&r, CFG1, &t, 1, NULL);
     struct ws_err e = {{0}};
-    assert_int_equal(drive_run(&usimm_front_ops, r.f, r.ms, &r.res, &e), -1);
+    assert_int_equal(drive_run(&usimm_front_ops, r.f, r.ms, false, &r.res, &e), -1);
     char want[1024];
     snprintf(want, sizeof want, "%s:2: expected R or W, got 'X'", t);
     assert_string_equal(e.msg, want);
