@@ -175,6 +175,27 @@ static void test_stream_and_random_bandwidth(void **state) {
     }
 }
 
+/* The row-conflict pattern puts every request of a channel in bank 0, each in a new row: no row
+ * hit, nothing forwarded or merged (all addresses differ), and the bank's activations are at
+ * least tRC apart, so a channel takes at least (its requests - 1) x tRC cycles. */
+static void test_row_conflict_pattern(void **state) {
+    (void)state;
+    for (int p = 0; p < NPRESETS; p++) {
+        struct memsys *ms = make(dram_presets[p].name, "policy = frfcfs\n");
+        const struct dram_spec *sp = memsys_spec(ms);
+        const int64_t n = 2000;
+        const struct memsys_summary *sum = run_synth(ms, "row-conflict", n, 0.7);
+        assert_int_equal(sum->row_hits, 0);
+        assert_int_equal(sum->reads_forwarded, 0);
+        assert_int_equal(sum->writes_merged, 0);
+        assert_int_equal(sum->row_conflicts + sum->row_misses, (uint64_t)n);
+        assert_true(sum->row_conflicts >= (uint64_t)(0.9 * (double)n));
+        uint64_t per_ch = (uint64_t)(n / sp->channels);
+        assert_true(sum->cycles >= (per_ch - 1) * (uint64_t)sp->RC);
+        memsys_destroy(ms);
+    }
+}
+
 /* On interleaved streams FR-FCFS keeps rows open for their hits and finishes sooner than FCFS. */
 static void test_frfcfs_beats_fcfs(void **state) {
     (void)state;
@@ -219,6 +240,7 @@ int main(void) {
         cmocka_unit_test(test_unloaded_latency),
         cmocka_unit_test(test_stream_and_random_bandwidth),
         cmocka_unit_test(test_frfcfs_beats_fcfs),
+        cmocka_unit_test(test_row_conflict_pattern),
         cmocka_unit_test(test_synth_stall_cycles),
         cmocka_unit_test(test_checker_clean_everywhere),
     };

@@ -133,12 +133,13 @@ static uint64_t next_addr(struct synth *s) {
     case SYN_STRIDED:
         return (i * (uint64_t)s->cfg.stride) % (s->nbursts * s->burst);
     case SYN_ROWCONFLICT: {
-        /* channels round-robin; in each, bank 0 of rank 0 with alternating rows */
+        /* channels round-robin; in each, bank 0 of rank 0, every request a new row (j-th:
+         * rows 0, R/2, 1, R/2 + 1, ...), so that no two queued requests share a row or an
+         * address (a few repeating addresses were forwarded and merged in the write queue) */
         struct dram_addr a = {0};
-        uint64_t nch = (uint64_t)s->spec->channels;
+        uint64_t nch = (uint64_t)s->spec->channels, j = i / nch, half = (uint64_t)s->spec->rows / 2;
         a.ch = (uint32_t)(i % nch);
-        a.row = (uint32_t)((i / nch) % 2 ? (uint64_t)s->spec->rows / 2 : 0) +
-                (uint32_t)((i / nch / 2) % 2);
+        a.row = (uint32_t)((j % 2 ? half : 0) + (j / 2) % (half ? half : 1));
         return addr_map_encode(s->map, &a);
     }
     case SYN_MIXED: {

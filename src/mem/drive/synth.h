@@ -1,6 +1,6 @@
 /* Built-in synthetic request streams for standalone memory mode: stream (sequential bursts),
  * random (uniform bursts over a footprint), strided, row-conflict (every request to the same
- * bank of each channel, alternating rows) and mixed (several sequential streams interleaved at
+ * bank of each channel, each in another row) and mixed (several sequential streams interleaved at
  * random, like cores sharing a channel). Offered open-loop, as fast as the controllers accept
  * them. Generated requests wait in a per-channel backlog (synth.window deep) so that one busy
  * channel (e.g. refreshing) does not hold back the others, as independent requesters would not;
