@@ -134,8 +134,8 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
             "peak, read latency %.1f ns\n",
             100 * s->dram_row_hit_rate, 100 * s->dram_bw_share, s->dram_avg_read_lat_ns);
     fprintf(out,
-            "  latency per stage (ns)     NoC %.1f, L2 hit %.1f, L2 miss %.1f (controller queue "
-            "%.1f + DRAM %.1f), reply NoC %.1f; off-chip round trip %.1f\n",
+            "  latency per stage (ns)     NoC %.1f, L2 hit %.1f, L2 miss %.1f (per read burst: "
+            "controller queue %.1f, DRAM %.1f), reply NoC %.1f; off-chip round trip %.1f\n",
             s->ns_noc_req, s->ns_l2_hit, s->ns_l2_miss, s->ns_mc_queue, s->ns_dram, s->ns_noc_rep,
             s->ns_offchip_req);
     fprintf(out, "  warp-loads                 %llu, off-chip accesses per load warp %.2f (%s)\n",
