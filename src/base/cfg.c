@@ -103,28 +103,63 @@ int cfg_set_arg(struct cfg *c, const char *assign, const char *where, struct ws_
 }
 
 /* inih calls the reader once per line, which is how we learn line numbers without inih's
- * optional INI_HANDLER_LINENO build flag. */
+ * optional INI_HANDLER_LINENO build flag. inih reads into a fixed buffer (200 bytes in Debian's
+ * build) and parses the rest of a longer line as a line of its own, so the reader takes whole
+ * lines itself: a long line loses its comment, which inih would drop anyway (dumps document every
+ * key), and one still too long stops the parse with its number in too_long. */
 struct ini_src {
     FILE *f;          /* when reading a file */
     const char *text; /* when reading a string */
     long *line;
+    char *buf; /* the current physical line */
+    size_t cap;
+    long too_long; /* -1: out of memory */
 };
+
+/* Cuts an inline or whole-line comment off, by inih's rules (';' at the start or after a space,
+ * '#' at the start), with the blanks before it; returns the new length. */
+static size_t strip_comment(char *s, size_t n) {
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)s[i])) i++;
+    if (i < n && (s[i] == ';' || s[i] == '#')) return s[0] = '\0', 0;
+    for (; i < n; i++)
+        if (s[i] == ';' && i > 0 && isspace((unsigned char)s[i - 1])) break;
+    while (i > 0 && isspace((unsigned char)s[i - 1])) i--;
+    s[i] = '\0';
+    return i;
+}
 
 static char *reader(char *str, int num, void *stream) {
     struct ini_src *x = stream;
+    ssize_t got;
     if (x->f) {
-        char *r = fgets(str, num, x->f);
-        if (r) ++*x->line;
-        return r;
+        got = getline(&x->buf, &x->cap, x->f);
+        if (got < 0) return NULL;
+    } else {
+        if (!*x->text) return NULL;
+        size_t n = strcspn(x->text, "\n");
+        if (x->text[n] == '\n') n++;
+        if (n + 1 > x->cap) {
+            char *nb = realloc(x->buf, n + 1);
+            if (!nb) return x->too_long = -1, NULL;
+            x->buf = nb;
+            x->cap = n + 1;
+        }
+        memcpy(x->buf, x->text, n);
+        x->buf[n] = '\0';
+        x->text += n;
+        got = (ssize_t)n;
     }
-    if (!*x->text) return NULL;
-    int i = 0;
-    while (i < num - 1 && x->text[i] && x->text[i] != '\n') i++;
-    if (x->text[i] == '\n' && i < num - 1) i++;
-    memcpy(str, x->text, (size_t)i);
-    str[i] = '\0';
-    x->text += i;
     ++*x->line;
+    size_t n = (size_t)got;
+    while (n > 0 && (x->buf[n - 1] == '\n' || x->buf[n - 1] == '\r')) n--;
+    x->buf[n] = '\0';
+    /* inih wants room for "\r\n" and the terminator */
+    size_t max = num > 3 ? (size_t)num - 3 : 0;
+    if (n > max) n = strip_comment(x->buf, n);
+    if (n > max) return x->too_long = *x->line, NULL;
+    memcpy(str, x->buf, n);
+    memcpy(str + n, "\n", 2);
     return str;
 }
 
@@ -135,7 +170,24 @@ int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handle
     if (!text && !(x.f = fopen(path, "r"))) return -1;
     int rc = ini_parse_stream(reader, &x, handler, user);
     if (x.f) fclose(x.f);
-    return rc == -1 ? -2 : rc;
+    free(x.buf);
+    if (x.too_long < 0 || rc == -1) return -2;
+    /* an error inih found before the long line comes first */
+    if (x.too_long > 0 && rc == 0) {
+        *line = x.too_long;
+        return CFG_INI_TOO_LONG;
+    }
+    return rc;
+}
+
+int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e) {
+    if (rc == 0) return 0;
+    if (rc == -1) return ws_fail(e, "%s: cannot open: %s", name, strerror(errno));
+    if (rc == CFG_INI_TOO_LONG)
+        return ws_fail(e, "%s:%ld: line longer than %d characters", name, line, INI_MAX_LINE - 3);
+    if (rc > 0)
+        return ws_fail(e, "%s:%d: malformed line (expected [section] or key = value)", name, rc);
+    return ws_fail(e, "%s: cannot read", name);
 }
 
 struct ini_ctx {
@@ -164,13 +216,8 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
 }
 
 static int finish_parse(struct ini_ctx *x, int rc) {
-    if (rc == -1) return ws_fail(x->e, "%s: cannot open: %s", x->name, strerror(errno));
     if (x->failed) return -1;
-    if (rc > 0)
-        return ws_fail(x->e, "%s:%d: malformed line (expected [section] or key = value)", x->name,
-                       rc);
-    if (rc < 0) return ws_fail(x->e, "%s: cannot read", x->name);
-    return 0;
+    return cfg_ini_error(x->name, rc, x->line, x->e);
 }
 
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {

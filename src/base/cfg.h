@@ -42,11 +42,16 @@ void cfg_destroy(struct cfg *c);
 /* Reads INI through inih from `text`, or from the file `path` when text is NULL, counting lines
  * into *line as it goes so that the handler can say where it is. Returns inih's result (0, or the
  * first line the handler or the syntax rejected), -1 when the file cannot be opened (errno
- * says why), -2 when out of memory. */
+ * says why), -2 when out of memory, CFG_INI_TOO_LONG when line *line is longer than inih takes
+ * even without its comment. */
+enum { CFG_INI_TOO_LONG = -3 };
 typedef int (*cfg_ini_handler_fn)(void *user, const char *section, const char *name,
                                   const char *value);
 int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handler_fn handler,
                   void *user);
+/* The "file:line: ..." message for a cfg_ini_parse() result other than 0 (returns -1; 0 for 0);
+ * `line` is the *line it left. */
+int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e);
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e);
 /* Parses INI text held in memory (tests); `name` is used as the file name in messages. */
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e);

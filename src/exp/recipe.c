@@ -2,7 +2,6 @@
 #include "exp/recipe.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,11 +512,8 @@ int recipe_load(struct recipe *r, const char *path, const char *text, struct ws_
     r->wl_axis = r->base_axis = r->base_value = -1;
     struct parse_ctx x = {.r = r, .e = e};
     int rc = cfg_ini_parse(path, text, &x.line, handler, &x);
-    if (rc == -1) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
     if (x.failed) return -1;
-    if (rc > 0)
-        return ws_fail(e, "%s:%d: malformed line (expected [section] or key = value)", path, rc);
-    if (rc < 0) return ws_fail(e, "%s: cannot read", path);
+    if (cfg_ini_error(path, rc, x.line, e) != 0) return -1;
     return check(r, e);
 }
 

@@ -87,6 +87,32 @@ static void test_errors_name_file_and_line(void **state) {
     assert_string_equal(e.msg, "preset: b.p = 500 is out of range [0, 100]");
 }
 
+/* inih reads 200-byte lines: the rest of a longer one used to be parsed as a line of its own, one
+ * line number further on. A comment may make a line long; data that long is a located error. */
+static void test_long_lines(void **state) {
+    (void)state;
+    char ini[1024], pad[301];
+    memset(pad, 'x', 300);
+    pad[300] = '\0';
+    snprintf(ini, sizeof ini, "[a]\nn = 7 ; %s = 1\n; %s\nx = 0.25\n", pad, pad);
+    struct obj o = {0};
+    struct ws_err e = {{0}};
+    assert_int_equal(bind(ini, &o, &e, NULL), 0);
+    assert_int_equal(o.n, 7);
+    assert_true(o.x == 0.25);
+    snprintf(ini, sizeof ini, "[a]\n; %s\nn = 70\n", pad);
+    assert_int_equal(bind(ini, &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:3: a.n = 70 is out of range [1, 10]");
+    snprintf(ini, sizeof ini, "[b]\n\ns = %s ; why\nn = 1\n", pad);
+    assert_int_equal(bind(ini, &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:3: line longer than 197 characters");
+    /* from a file too */
+    struct cfg *c = cfg_create();
+    assert_int_equal(cfg_load_ini(c, tu_tmpfile("long.ini", ini), &e), -1);
+    assert_non_null(strstr(e.msg, "long.ini:3: line longer than 197 characters"));
+    cfg_destroy(c);
+}
+
 static void test_set_overrides_ini(void **state) {
     (void)state;
     struct cfg *c = cfg_create();
@@ -110,6 +136,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_values),
         cmocka_unit_test(test_errors_name_file_and_line),
+        cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_set_overrides_ini),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
