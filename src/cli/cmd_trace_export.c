@@ -17,7 +17,8 @@ static const char usage[] =
     "            workload keys may be set; optional\n"
     "  N         the headers' binary version (default 70); the replay times instructions\n"
     "            with the machine's per-class latencies whatever it is\n"
-    "  DIR       output folder (created if missing): kernelslist.g, kernel-N.traceg\n";
+    "  DIR       output folder (created with its parents if missing): kernelslist.g,\n"
+    "            kernel-N.traceg\n";
 
 struct export_opts {
     struct cli_common common;

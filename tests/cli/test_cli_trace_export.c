@@ -114,6 +114,20 @@ static void test_vecadd_qv100(void **state) {
     round_trip("qv100", "vecadd", "--set workload.vecadd.n=400000");
 }
 
+/* -o a/b/ creates a and a/b as mkdir -p does (it failed when a was missing). */
+static void test_creates_parents(void **state) {
+    (void)state;
+    dir_new();
+    char cmd[1024], list[600], *out;
+    snprintf(cmd, sizeof cmd, "trace-export -w vecadd --set workload.vecadd.n=4096 -q -o %s/a/b/",
+             dir);
+    if (tu_run_cli(cmd, &out) != 0) fail_msg("%s: %s", cmd, out);
+    free(out);
+    snprintf(list, sizeof list, "%s/a/b/kernelslist.g", dir);
+    assert_true(tu_file_exists(list));
+    dir_remove(dir);
+}
+
 static void test_errors(void **state) {
     (void)state;
     char *out;
@@ -139,7 +153,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bfs_gtx480),    cmocka_unit_test(test_bfs_rtx2060s),
         cmocka_unit_test(test_kmeans_gtx480), cmocka_unit_test(test_kmeans_rtx2060s),
-        cmocka_unit_test(test_vecadd_qv100),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_vecadd_qv100),  cmocka_unit_test(test_creates_parents),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

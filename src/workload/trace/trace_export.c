@@ -400,9 +400,18 @@ static int make_dir(const char *dir, struct ws_err *e) {
         if (!S_ISDIR(sb.st_mode)) return ws_fail(e, "%s: exists and is not a folder", dir);
         return 0;
     }
-    if (mkdir(dir, 0777) != 0)
-        return ws_fail(e, "%s: cannot create the folder: %s", dir, strerror(errno));
-    return 0;
+    /* as mkdir -p: each missing folder on the way, then dir itself */
+    char p[PATH_BYTES];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *s = p;; s++) {
+        if (*s && (s == p || *s != '/')) continue;
+        char ch = *s;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST)
+            return ws_fail(e, "%s: cannot create the folder: %s", dir, strerror(errno));
+        if (!ch) return 0;
+        *s = ch;
+    }
 }
 
 /* Renames every kernel file, then writes kernelslist.g: a list appears only when all it names

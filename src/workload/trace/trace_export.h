@@ -35,7 +35,7 @@ struct trace_export_stats {
 };
 
 /* Runs w to its end (and its functional check, when it has one), writing dir/kernelslist.g and
- * dir/kernel-<n>.traceg (n from 1). Creates dir when it does not exist (not its parents). */
+ * dir/kernel-<n>.traceg (n from 1). Creates dir and its missing parents, as mkdir -p. */
 int trace_export(struct workload *w, const char *dir, const struct trace_export_opts *o,
                  struct trace_export_stats *st, struct ws_err *e);
 
