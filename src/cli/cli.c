@@ -66,13 +66,13 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
     return 0;
 }
 
-int cli_simulate(const struct cli_common *base, const char *const *extra, int nextra,
-                 struct gpu_summary *out, char *machine, size_t n, struct ws_err *e) {
+int cli_simulate(const struct cli_common *base, const char *const *extra, const char *const *origin,
+                 int nextra, struct gpu_summary *out, char *machine, size_t n, struct ws_err *e) {
     struct cli_common cc = *base;
     for (int k = 0; k < nextra; k++) {
         if (cc.nsets == (int)(sizeof cc.sets / sizeof cc.sets[0]))
             return ws_fail(e, "too many --set options");
-        snprintf(cc.set_origin[cc.nsets], sizeof cc.set_origin[0], "run #%d", k + 1);
+        snprintf(cc.set_origin[cc.nsets], sizeof cc.set_origin[0], "%s", origin[k]);
         cc.sets[cc.nsets++] = extra[k];
     }
     struct cfg *c = cfg_create();
@@ -80,9 +80,10 @@ int cli_simulate(const struct cli_common *base, const char *const *extra, int ne
     struct workload *w = NULL;
     int rc = -1;
     if (cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e)) &&
-        cfg_check_unclaimed(c, e) == 0 && gpu_run(g, w, e) == 0) {
-        *out = *gpu_summary(g);
-        snprintf(machine, n, "%s", cfg_raw(c, "gpu.name") ? cfg_raw(c, "gpu.name") : "");
+        cfg_check_unclaimed(c, e) == 0 && (!out || gpu_run(g, w, e) == 0)) {
+        if (out) *out = *gpu_summary(g);
+        if (machine)
+            snprintf(machine, n, "%s", cfg_raw(c, "gpu.name") ? cfg_raw(c, "gpu.name") : "");
         rc = 0;
     }
     if (w) w->vt->destroy(w);

@@ -39,8 +39,10 @@ int cmd_report(int argc, char **argv);
 
 struct gpu_summary;
 /* Runs one simulation in this process: the config of `base` (-c and --set) plus the `extra`
- * settings ("key=value", applied last), and copies the summary out; `machine` gets gpu.name.
- * Returns 0, or -1 with the message in e. Used by commands that run several simulations. */
-int cli_simulate(const struct cli_common *base, const char *const *extra, int nextra,
-                 struct gpu_summary *out, char *machine, size_t n, struct ws_err *e);
+ * settings ("key=value", applied last, each named origin[k] in messages: "-w", "run #2"), and
+ * copies the summary out; `machine` (may be NULL) gets gpu.name. With out NULL it only builds
+ * and checks the machine and workload (to find every bad run before any runs). Returns 0, or -1
+ * with the message in e. Used by commands that run several simulations. */
+int cli_simulate(const struct cli_common *base, const char *const *extra, const char *const *origin,
+                 int nextra, struct gpu_summary *out, char *machine, size_t n, struct ws_err *e);
 int cmd_compare(int argc, char **argv);

@@ -110,8 +110,8 @@ static void run_one(const struct char_opts *o, const char *name, struct row *r) 
     char wl[128], sz[64];
     snprintf(wl, sizeof wl, "workload.name=%s", name);
     snprintf(sz, sizeof sz, "workload.size=%s", o->size);
-    const char *extra[2] = {wl, sz};
-    if (cli_simulate(&o->common, extra, 2, &r->s, r->machine, sizeof r->machine, &e) != 0) {
+    const char *extra[2] = {wl, sz}, *origin[2] = {"-w", "--size"};
+    if (cli_simulate(&o->common, extra, origin, 2, &r->s, r->machine, sizeof r->machine, &e) != 0) {
         snprintf(r->err, sizeof r->err, "%s", e.msg);
         return;
     }

@@ -18,6 +18,7 @@ enum { MAX_VALUES = 8 };
 struct cmp_opts {
     struct cli_common common;
     const char *extra[4];
+    const char *extra_origin[4]; /* the option that set each */
     int nextra;
     char extra_buf[4][300];
     char key[128];
@@ -25,10 +26,12 @@ struct cmp_opts {
     int nvalues;
 };
 
-static int add_extra(struct cmp_opts *o, const char *key, const char *val, struct ws_err *e) {
+static int add_extra(struct cmp_opts *o, const char *opt, const char *key, const char *val,
+                     struct ws_err *e) {
     if (o->nextra == 4) return ws_fail(e, "compare: too many options");
     snprintf(o->extra_buf[o->nextra], sizeof o->extra_buf[0], "%s=%s", key, val);
     o->extra[o->nextra] = o->extra_buf[o->nextra];
+    o->extra_origin[o->nextra] = opt;
     o->nextra++;
     return 0;
 }
@@ -69,13 +72,14 @@ static int parse(struct cmp_opts *o, int argc, char **argv, struct ws_err *e) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a value", a);
             if (have_w) return ws_fail(e, "compare: one workload at a time");
             have_w = true;
-            if (add_extra(o, "workload.name", a[1] == 'w' ? argv[i + 1] : "trace", e) != 0)
+            if (add_extra(o, a, "workload.name", a[1] == 'w' ? argv[i + 1] : "trace", e) != 0)
                 return -1;
-            if (a[1] == 't' && add_extra(o, "workload.trace.path", argv[i + 1], e) != 0) return -1;
+            if (a[1] == 't' && add_extra(o, a, "workload.trace.path", argv[i + 1], e) != 0)
+                return -1;
             i++;
         } else if (strcmp(a, "--size") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs test or paper", a);
-            if (add_extra(o, "workload.size", argv[++i], e) != 0) return -1;
+            if (add_extra(o, a, "workload.size", argv[++i], e) != 0) return -1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(usage, stdout);
             exit(0);
@@ -120,6 +124,28 @@ static double fig_value(const struct fig *f, const struct gpu_summary *s) {
     return v;
 }
 
+/* Builds run k (0-based) of o, and simulates it when s is not NULL; an error names the run as
+ * the user counts them (the value's own setting is "run #N" already). */
+static int run_k(const struct cmp_opts *o, int k, struct gpu_summary *s, char *machine, size_t n,
+                 struct ws_err *e) {
+    char kv[300], run[24];
+    snprintf(kv, sizeof kv, "%s=%s", o->key, o->values[k]);
+    snprintf(run, sizeof run, "run #%d", k + 1);
+    const char *extra[5], *origin[5];
+    for (int i = 0; i < o->nextra; i++) extra[i] = o->extra[i], origin[i] = o->extra_origin[i];
+    extra[o->nextra] = kv;
+    origin[o->nextra] = run;
+    if (s) fprintf(stderr, "  compare: %s ...\n", kv);
+    if (cli_simulate(&o->common, extra, origin, o->nextra + 1, s, machine, n, e) == 0) return 0;
+    size_t len = strlen(run);
+    if (strncmp(e->msg, run, len) != 0 || e->msg[len] != ':') {
+        char msg[sizeof e->msg];
+        memcpy(msg, e->msg, sizeof msg);
+        ws_fail(e, "%s: %s", run, msg);
+    }
+    return -1;
+}
+
 int cmd_compare(int argc, char **argv) {
     static struct cmp_opts o;
     memset(&o, 0, sizeof o);
@@ -127,16 +153,13 @@ int cmd_compare(int argc, char **argv) {
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
     struct gpu_summary s[MAX_VALUES];
     char machine[64] = "";
-    for (int k = 0; k < o.nvalues; k++) {
-        char kv[300];
-        snprintf(kv, sizeof kv, "%s=%s", o.key, o.values[k]);
-        const char *extra[5];
-        for (int i = 0; i < o.nextra; i++) extra[i] = o.extra[i];
-        extra[o.nextra] = kv;
-        fprintf(stderr, "  compare: %s ...\n", kv);
-        if (cli_simulate(&o.common, extra, o.nextra + 1, &s[k], machine, sizeof machine, &e) != 0)
+    /* every run's settings are checked before the first starts: a typo in the last value must
+     * not cost the time of the others */
+    for (int k = 0; k < o.nvalues; k++)
+        if (run_k(&o, k, NULL, NULL, 0, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
+    for (int k = 0; k < o.nvalues; k++)
+        if (run_k(&o, k, &s[k], machine, sizeof machine, &e) != 0)
             return cli_fail(&e, WS_EXIT_INPUT);
-    }
     const char *wl = o.extra_buf[0] + strlen("workload.name=");
     printf("warpsim compare: %s on %s, %s =", wl, machine, o.key);
     for (int k = 0; k < o.nvalues; k++) printf(" %s%s", o.values[k], k + 1 < o.nvalues ? "," : "");

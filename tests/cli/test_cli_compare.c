@@ -62,10 +62,29 @@ static void test_errors(void **state) {
     free(out);
 }
 
+/* Every run is checked before the first starts, and an error names the run as the user counts
+ * them (a value's setting used to be numbered among all the settings compare adds, so both values
+ * of `-w NAME K=V1,V2` were "run #2"). */
+static void test_checks_all_runs_first(void **state) {
+    (void)state;
+    char *out = NULL;
+    assert_int_equal(tu_run_cli("compare -w vecadd mc.policy=frfcfs,fcfs,nosuch", &out), 1);
+    assert_non_null(strstr(out, "warpsim: run #3: mc.policy = 'nosuch' is not a known policy"));
+    assert_null(strstr(out, "compare: mc.policy=frfcfs ...")); /* nothing ran */
+    free(out);
+    assert_int_equal(tu_run_cli("compare -w vecadd mc.nosuchkey=1,2", &out), 1);
+    assert_string_equal(out, "warpsim: run #1: unknown key 'mc.nosuchkey'\n");
+    free(out);
+    assert_int_equal(tu_run_cli("compare -w nosuch mc.policy=frfcfs,fcfs", &out), 1);
+    assert_non_null(strstr(out, "warpsim: run #1: -w: workload.name = 'nosuch' is not a known"));
+    free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_checks_all_runs_first),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
