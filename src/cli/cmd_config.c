@@ -11,6 +11,7 @@
 #include "mem/drive/synth.h"
 #include "mem/drive/usimm_front.h"
 #include "mem/mc/policy.h"
+#include "mem/mc/warp_table.h"
 #include "mem/memsys.h"
 #include "core/sm.h"
 #include "gpu/gpu.h"
@@ -20,6 +21,39 @@
 #ifndef WS_CONFIG_DIR
 #define WS_CONFIG_DIR "configs"
 #endif
+
+static bool uses_table(const struct mc_policy *p, const struct cfg_key *t) {
+    return p->keys == t || p->family_keys == t;
+}
+
+/* Each policy key table once, headed by every policy that reads it (several policies share one
+ * table, and the warp-group family shares mc.wg.* besides), then the warp tables' mc.wet.*. */
+static void print_policy_keys(FILE *out) {
+    char head[1024];
+    for (unsigned i = 0; i < mc_npolicies; i++) {
+        const struct mc_policy *p = mc_policies[i];
+        const struct cfg_key *tabs[2] = {p->family_keys, p->keys};
+        unsigned ns[2] = {p->nfamily_keys, p->nkeys};
+        for (int t = 0; t < 2; t++) {
+            bool seen = !tabs[t] || !ns[t];
+            for (unsigned j = 0; j < i && !seen; j++) seen = uses_table(mc_policies[j], tabs[t]);
+            if (seen) continue;
+            head[0] = '\0';
+            for (unsigned j = i; j < mc_npolicies; j++)
+                if (uses_table(mc_policies[j], tabs[t]))
+                    snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s",
+                             head[0] ? ", " : "", mc_policies[j]->name);
+            cfg_print_keys(head, tabs[t], ns[t], out);
+        }
+    }
+    snprintf(head, sizeof head, "warp tables (");
+    for (unsigned j = 0, k = 0; j < mc_npolicies; j++)
+        if (mc_policies[j]->warp_table)
+            snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s", k++ ? ", " : "",
+                     mc_policies[j]->name);
+    snprintf(head + strlen(head), sizeof head - strlen(head), ")");
+    cfg_print_keys(head, warp_table_keys, warp_table_nkeys, out);
+}
 
 int cmd_config(int argc, char **argv) {
     struct ws_err e = {{0}};
@@ -43,10 +77,7 @@ int cmd_config(int argc, char **argv) {
                        stdout);
         cfg_print_keys("addr", addr_map_keys, addr_map_nkeys, stdout);
         cfg_print_keys("mc", mc_cfg_keys, mc_cfg_nkeys, stdout);
-        for (unsigned i = 0; i < mc_npolicies; i++)
-            if (mc_policies[i]->nkeys)
-                cfg_print_keys(mc_policies[i]->name, mc_policies[i]->keys, mc_policies[i]->nkeys,
-                               stdout);
+        print_policy_keys(stdout);
         cfg_print_keys("synth", synth_keys, synth_nkeys, stdout);
         cfg_print_keys("usimm", usimm_front_keys, usimm_front_nkeys, stdout);
         return WS_EXIT_OK;

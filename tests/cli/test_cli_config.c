@@ -1,5 +1,5 @@
 /* `warpsim config dump|keys`: a dump loads back with -c and gives the same values, for every
- * preset shipped in configs/. */
+ * preset shipped in configs/; the key reference lists every key a dump can show exactly once. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,9 +62,81 @@ static void test_dump_reloads(void **state) {
     free(ents);
 }
 
+/* Whether `key` starts a line of text (the first word of a key-reference line). */
+static bool listed(const char *text, const char *key) {
+    size_t n = strlen(key);
+    for (const char *p = text; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, key, n) == 0 && p[n] == ' ') return true;
+    return false;
+}
+
+/* Every key of the dumps of machine `cfg` under each policy must be in the reference. */
+static void all_dumped_listed(const char *keys, const char *cfg, const char *policies) {
+    for (const char *p = policies; *p;) {
+        size_t n = strcspn(p, " \n");
+        char args[512], *dump = NULL, section[64] = "";
+        snprintf(args, sizeof args, "config dump -c %s --set mc.policy=%.*s", cfg, (int)n, p);
+        if (tu_run_cli(args, &dump) != 0) fail_msg("%s: %s", args, dump);
+        for (char *line = strtok(dump, "\n"); line; line = strtok(NULL, "\n")) {
+            char key[160], name[96];
+            if (sscanf(line, "[%63[^]]]", section) == 1 || line[0] == ';') continue;
+            assert_int_equal(sscanf(line, "%95s", name), 1);
+            snprintf(key, sizeof key, "%s.%s", section, name);
+            if (!listed(keys, key)) fail_msg("%s: %s is not in config keys", args, key);
+        }
+        free(dump);
+        p += n;
+        p += strspn(p, " \n");
+    }
+}
+
+/* mc.basjf.* and mc.wawd.* were listed once per policy sharing them (six times) and the
+ * warp-group family's mc.wg.* not at all. */
+static void test_keys_once_each(void **state) {
+    (void)state;
+    char *keys = NULL, *pol = NULL;
+    assert_int_equal(tu_run_cli("config keys", &keys), 0);
+    char *copy = strdup(keys);
+    assert_non_null(copy);
+    size_t nnames = 0, cap = 1024;
+    char **names = calloc(cap, sizeof *names);
+    for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] == '#') continue;
+        line[strcspn(line, " ")] = '\0';
+        for (size_t i = 0; i < nnames; i++)
+            if (strcmp(names[i], line) == 0) fail_msg("config keys lists %s twice", line);
+        assert_true(nnames < cap);
+        names[nnames++] = line;
+    }
+    assert_true(nnames > 200);
+    const char *want[] = {"mc.wg.window", "mc.wg.close",    "mc.wg.groups",  "mc.wg.bank_q",
+                          "mc.basjf.age", "mc.wawd.margin", "mc.wet.entries"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!listed(keys, want[i])) fail_msg("config keys lacks %s", want[i]);
+    /* the policies' names, one a line, as the first word of `list policies` */
+    assert_int_equal(tu_run_cli("list policies", &pol), 0);
+    char *names_only = malloc(strlen(pol) + 1), *o = names_only;
+    for (const char *p = pol; *p;) {
+        size_t n = strcspn(p, " "), l = strcspn(p, "\n");
+        memcpy(o, p, n);
+        o += n;
+        *o++ = '\n';
+        p += l + (p[l] == '\n');
+    }
+    *o = '\0';
+    all_dumped_listed(keys, "rtx2060s", names_only);
+    all_dumped_listed(keys, "ddr4-2400", "frfcfs");
+    free(names_only);
+    free(pol);
+    free(names);
+    free(copy);
+    free(keys);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dump_reloads),
+        cmocka_unit_test(test_keys_once_each),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

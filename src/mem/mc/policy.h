@@ -54,6 +54,10 @@ struct mc_policy {
     const char *doc;
     const struct cfg_key *keys; /* this policy's config keys (mc.<name>.*), may be NULL */
     unsigned nkeys;
+    /* Keys it shares with a family of policies (the warp-group schedulers' mc.wg.*), may be
+     * NULL; listed apart so that `warpsim config keys` prints each table once. */
+    const struct cfg_key *family_keys;
+    unsigned nfamily_keys;
     /* Allocates the policy state; reads its keys from c. */
     void *(*create)(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e);
     void (*destroy)(void *st);

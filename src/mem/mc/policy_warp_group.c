@@ -755,6 +755,8 @@ static const void *wg_stats(const void *st) {
         .doc = d,                                                                                  \
         .keys = keytab,                                                                            \
         .nkeys = nkeytab,                                                                          \
+        .family_keys = wg_keys,                                                                    \
+        .nfamily_keys = CFG_COUNT(wg_keys),                                                        \
         .create = fn,                                                                              \
         .destroy = wg_destroy,                                                                     \
         .pick = wg_pick,                                                                           \
