@@ -133,10 +133,52 @@ static void test_keys_once_each(void **state) {
     free(keys);
 }
 
+/* A preset's description (its first comment line, shown by `warpsim list configs`) that counts
+ * ranks counts those the machine has: ddr4-2400's said two ranks of the single-rank preset. */
+static void test_described_ranks(void **state) {
+    (void)state;
+    static const char *const words[] = {"one",  "two", "three", "four",
+                                        "five", "six", "seven", "eight"};
+    char *list = NULL;
+    assert_int_equal(tu_run_cli("list configs", &list), 0);
+    int checked = 0;
+    for (char *line = list; *line;) {
+        size_t len = strcspn(line, "\n");
+        char name[64], said[32], args[256], *dump = NULL;
+        const char *r = line;
+        int n = 0;
+        /* the word before the first " rank" of the line */
+        while ((r = strstr(r + 1, " rank")) && r < line + len) {
+            const char *w = r;
+            while (w > line && w[-1] != ' ') w--;
+            snprintf(said, sizeof said, "%.*s", (int)(r - w), w);
+            n = atoi(said);
+            for (int k = 0; k < 8 && !n; k++)
+                if (strcmp(said, words[k]) == 0) n = k + 1;
+            if (n) break;
+        }
+        if (n && r < line + len) {
+            assert_int_equal(sscanf(line, "%63s", name), 1);
+            snprintf(args, sizeof args, "config dump -c %s", name);
+            assert_int_equal(tu_run_cli(args, &dump), 0);
+            const char *v = strstr(dump, "\nranks ");
+            assert_non_null(v);
+            v += strcspn(v, "=") + 1;
+            if (atoi(v) != n) fail_msg("%s: described with %d rank(s), has %d", name, n, atoi(v));
+            free(dump);
+            checked++;
+        }
+        line += len + (line[len] == '\n');
+    }
+    assert_true(checked >= 2); /* ddr3-1600 and ddr4-2400 */
+    free(list);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dump_reloads),
         cmocka_unit_test(test_keys_once_each),
+        cmocka_unit_test(test_described_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
