@@ -90,6 +90,15 @@ static int parse(struct char_opts *o, int argc, char **argv, struct ws_err *e) {
                 o->names[o->n++] = workload_table[k].name;
     }
     if (!o->n) return ws_fail(e, "characterize: give -w NAME or --all\n%s", usage);
+    if (!o->common.config_path) o->common.config_path = "rtx2060s";
+    o->argc = argc;
+    o->argv = argv;
+    return 0;
+}
+
+/* The names and size given: bad values are bad input (exit 1), as `warpsim run` treats them;
+ * parse() rejects only a malformed command line (exit 2). */
+static int check_values(const struct char_opts *o, struct ws_err *e) {
     for (unsigned k = 0; k < o->n; k++) {
         if (!workload_find(o->names[k]) || strcmp(o->names[k], "trace") == 0)
             return ws_fail(e, "characterize: unknown workload '%s' (warpsim list workloads)",
@@ -97,9 +106,6 @@ static int parse(struct char_opts *o, int argc, char **argv, struct ws_err *e) {
     }
     if (strcmp(o->size, "test") && strcmp(o->size, "paper"))
         return ws_fail(e, "--size: '%s' is neither test nor paper", o->size);
-    if (!o->common.config_path) o->common.config_path = "rtx2060s";
-    o->argc = argc;
-    o->argv = argv;
     return 0;
 }
 
@@ -289,6 +295,7 @@ int cmd_characterize(int argc, char **argv) {
     memset(&o, 0, sizeof o);
     struct ws_err e = {{0}};
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
+    if (check_values(&o, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
     struct row *rows = calloc(o.n, sizeof *rows);
     if (!rows) {
         ws_fail(&e, "out of memory");

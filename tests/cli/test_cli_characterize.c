@@ -63,13 +63,20 @@ static void test_markdown_parallel_identical(void **state) {
 static void test_errors(void **state) {
     (void)state;
     char *out = NULL;
-    assert_int_equal(tu_run_cli("characterize -w nope", &out), 2);
+    /* an unknown name or size is bad input (1), as in `warpsim run`; a malformed command line
+     * is a usage error (2) */
+    assert_int_equal(tu_run_cli("characterize -w nope", &out), 1);
     assert_non_null(strstr(out, "characterize: unknown workload 'nope'"));
+    free(out);
+    assert_int_equal(tu_run_cli("characterize -w vecadd -w trace", &out), 1);
+    assert_non_null(strstr(out, "characterize: unknown workload 'trace'"));
     free(out);
     assert_int_equal(tu_run_cli("characterize", &out), 2);
     assert_non_null(strstr(out, "give -w NAME or --all"));
     free(out);
-    assert_int_equal(tu_run_cli("characterize -w vecadd --size huge", &out), 2);
+    assert_int_equal(tu_run_cli("characterize -w", &out), 2);
+    free(out);
+    assert_int_equal(tu_run_cli("characterize -w vecadd --size huge", &out), 1);
     assert_non_null(strstr(out, "'huge' is neither test nor paper"));
     free(out);
     /* a bad key fails the run, and no table is left behind */
