@@ -32,23 +32,26 @@ static bool is_special(const char *path) {
     return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
-static int write_direct(const char *path, const char *text, size_t len, struct ws_err *e) {
-    FILE *f = fopen(path, "w");
-    if (!f) return ws_fail(e, "%s: cannot write: %s", path, strerror(errno));
-    int rc = fwrite(text, 1, len, f) == len ? 0 : -1;
-    if (fclose(f) != 0) rc = -1;
-    return rc == 0 ? 0 : ws_fail(e, "%s: write failed", path);
+/* Writes text to `to`; 0, -1 when it cannot be opened (errno set), -2 when the write fails. */
+static int write_file(const char *to, const char *text, size_t len) {
+    FILE *f = fopen(to, "w");
+    if (!f) return -1;
+    int rc = fwrite(text, 1, len, f) == len ? 0 : -2;
+    if (fclose(f) != 0) rc = -2;
+    return rc;
 }
 
 int ws_write_text_atomic(const char *path, const char *text, size_t len, struct ws_err *e) {
-    if (is_special(path)) return write_direct(path, text, len, e);
+    if (is_special(path)) {
+        int rc = write_file(path, text, len);
+        if (rc == -1) return ws_fail(e, "%s: cannot write: %s", path, strerror(errno));
+        return rc ? ws_fail(e, "%s: write failed", path) : 0;
+    }
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return ws_fail(e, "%s: path too long", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) return ws_fail(e, "%s: cannot write (via %s): %s", path, tmp, strerror(errno));
-    int rc = fwrite(text, 1, len, f) == len ? 0 : -1;
-    if (fclose(f) != 0) rc = -1;
+    int rc = write_file(tmp, text, len);
+    if (rc == -1) return ws_fail(e, "%s: cannot write (via %s): %s", path, tmp, strerror(errno));
     if (rc != 0) {
         remove(tmp);
         return ws_fail(e, "%s: write failed", path);
