@@ -466,7 +466,8 @@ void xbar_tick(struct xbar *x, uint64_t now) {
               (unsigned long long)now, (unsigned long long)x->last_tick);
     /* Cycles the loop skipped (nothing could move) each saw the same held, full outputs; a pop
      * that emptied one settled its own share (xbar_pop). */
-    if (x->ticked) x->st.out_blocked += (now - x->last_tick - 1) * held_full(x);
+    if (x->ticked && now > x->last_tick + 1)
+        x->st.out_blocked += (now - x->last_tick - 1) * held_full(x);
     x->ticked = true;
     x->last_tick = now;
     x->st.cycles = now + 1;
