@@ -371,6 +371,11 @@ static size_t edit_distance(const char *a, const char *b) {
     return d[la][lb];
 }
 
+void cfg_suggest_offer(struct cfg_suggest *s, const char *name) {
+    size_t limit = strlen(s->typed) / 3, d = edit_distance(s->typed, name);
+    if (d <= (limit ? limit : 1) && (!s->best || d < s->bestd)) s->best = name, s->bestd = d;
+}
+
 static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {
     const char *best = NULL;
     size_t bestd = 4;

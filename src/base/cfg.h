@@ -76,6 +76,16 @@ int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
 /* The same check for one key (sweeps: a setting may apply to some jobs only). */
 int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 
+/* "Did you mean" for names other than keys (workloads, presets): offer each valid name in turn;
+ * `best` keeps the nearest by edit distance (case-insensitive), when at most a third of the
+ * typed name's characters (at least one) would change. Start with {.typed = name}. */
+struct cfg_suggest {
+    const char *typed;
+    const char *best;
+    size_t bestd;
+};
+void cfg_suggest_offer(struct cfg_suggest *s, const char *name);
+
 /* Where a key was set ("file:line"), or "default" — for cross-key error messages. */
 const char *cfg_origin(const struct cfg *c, const char *key, char *buf, size_t n);
 

@@ -1,7 +1,10 @@
 /* Common option handling for subcommands (see cli.h). */
 #include "cli/cli.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -48,9 +51,45 @@ static const char *resolve_preset(const char *path, char *buf, size_t n) {
     return access(buf, R_OK) == 0 ? buf : path;
 }
 
+static int cmp_name(const void *a, const void *b) {
+    return strcmp(a, b);
+}
+
+/* For a bare name that is neither a file nor a preset: the preset it is likely a typo of. */
+static const char *suggest_preset(const char *name, char *buf, size_t n) {
+    char typed[256];
+    snprintf(typed, sizeof typed, "%.*s", (int)strcspn(name, "."), name);
+    struct cfg_suggest s = {.typed = typed};
+    char names[64][64];
+    int k = 0;
+    DIR *d = opendir(WS_CONFIG_DIR);
+    struct dirent *de;
+    while (d && k < 64 && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len <= 4 || len - 4 >= sizeof names[0] || strcmp(de->d_name + len - 4, ".ini") != 0)
+            continue;
+        snprintf(names[k], sizeof names[k], "%.*s", (int)(len - 4), de->d_name);
+        k++;
+    }
+    if (d) closedir(d);
+    /* in name order, so that a tie always suggests the same preset */
+    qsort(names, (size_t)k, sizeof names[0], cmp_name);
+    for (int i = 0; i < k; i++) cfg_suggest_offer(&s, names[i]);
+    if (!s.best) return NULL;
+    snprintf(buf, n, "%s", s.best);
+    return buf;
+}
+
 int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
     static char resolved[4096];
     if (o->config_path) o->config_path = resolve_preset(o->config_path, resolved, sizeof resolved);
+    if (o->config_path && !strchr(o->config_path, '/') && access(o->config_path, F_OK) != 0) {
+        int err = errno;
+        char near[64];
+        if (suggest_preset(o->config_path, near, sizeof near))
+            return ws_fail(e, "%s: cannot open: %s (did you mean '%s'?)", o->config_path,
+                           strerror(err), near);
+    }
     if (o->config_path) {
         int rc;
         if (usimm_cfg_detect(o->config_path)) {

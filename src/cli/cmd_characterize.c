@@ -100,9 +100,13 @@ static int parse(struct char_opts *o, int argc, char **argv, struct ws_err *e) {
  * parse() rejects only a malformed command line (exit 2). */
 static int check_values(const struct char_opts *o, struct ws_err *e) {
     for (unsigned k = 0; k < o->n; k++) {
-        if (!workload_find(o->names[k]) || strcmp(o->names[k], "trace") == 0)
-            return ws_fail(e, "characterize: unknown workload '%s' (warpsim list workloads)",
-                           o->names[k]);
+        if (workload_find(o->names[k]) && strcmp(o->names[k], "trace") != 0) continue;
+        const char *near = workload_suggest(o->names[k]);
+        if (near && strcmp(near, "trace") != 0)
+            return ws_fail(e, "characterize: unknown workload '%s' (did you mean '%s'?)",
+                           o->names[k], near);
+        return ws_fail(e, "characterize: unknown workload '%s' (warpsim list workloads)",
+                       o->names[k]);
     }
     if (strcmp(o->size, "test") && strcmp(o->size, "paper"))
         return ws_fail(e, "--size: '%s' is neither test nor paper", o->size);

@@ -26,6 +26,12 @@ const struct workload_info *workload_find(const char *name) {
     return NULL;
 }
 
+const char *workload_suggest(const char *name) {
+    struct cfg_suggest s = {.typed = name};
+    for (unsigned i = 0; i < workload_ntable; i++) cfg_suggest_offer(&s, workload_table[i].name);
+    return s.best;
+}
+
 static const char *const size_names[] = {"test", "paper", NULL};
 static const struct cfg_key common_keys[] = {
     {"workload.name", CFG_STRING, offsetof(struct workload_common, name), "bfs", 0, 0, NULL, "",
@@ -43,12 +49,19 @@ struct workload *workload_create(struct cfg *c, struct ws_err *e) {
     const struct workload_info *wi = workload_find(wc.name);
     if (!wi) {
         char list[512] = "", where[600];
+        cfg_origin(c, "workload.name", where, sizeof where);
+        const char *near = workload_suggest(wc.name);
+        if (near) {
+            ws_fail(e, "%s: workload.name = '%s' is not a known workload (did you mean '%s'?)",
+                    where, wc.name, near);
+            return NULL;
+        }
         for (unsigned i = 0; i < workload_ntable; i++) {
             strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
             strncat(list, workload_table[i].name, sizeof list - strlen(list) - 1);
         }
-        ws_fail(e, "%s: workload.name = '%s' is not a known workload (known: %s)",
-                cfg_origin(c, "workload.name", where, sizeof where), wc.name, list);
+        ws_fail(e, "%s: workload.name = '%s' is not a known workload (known: %s)", where, wc.name,
+                list);
         return NULL;
     }
     return wi->create(c, &wc, e);

@@ -111,6 +111,8 @@ struct workload_info {
 extern const struct workload_info workload_table[];
 extern const unsigned workload_ntable;
 const struct workload_info *workload_find(const char *name);
+/* The registered name nearest to an unknown one, when it looks like a typo of it; else NULL. */
+const char *workload_suggest(const char *name);
 
 /* Creates the workload named by workload.name (binding its keys). */
 struct workload *workload_create(struct cfg *c, struct ws_err *e);

@@ -113,6 +113,24 @@ static void test_long_lines(void **state) {
     cfg_destroy(c);
 }
 
+/* Names other than keys: the nearest valid one, only when it looks like a typo. */
+static void test_suggest(void **state) {
+    (void)state;
+    static const char *const names[] = {"bfs", "bh", "kmeans", "rtx2060s", "gtx480", "gtx480-6g"};
+    const struct {
+        const char *typed, *want;
+    } cases[] = {{"bfss", "bfs"},      {"kmaens", "kmeans"}, {"rtx2060", "rtx2060s"},
+                 {"GTX480", "gtx480"}, {"gtx48", "gtx480"},  {"nope", NULL},
+                 {"b", "bh"},          {"zzzzzzzz", NULL}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct cfg_suggest s = {.typed = cases[i].typed};
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) cfg_suggest_offer(&s, names[k]);
+        if (cases[i].want ? !s.best || strcmp(s.best, cases[i].want) : s.best != NULL)
+            fail_msg("'%s': got %s, want %s", cases[i].typed, s.best ? s.best : "none",
+                     cases[i].want ? cases[i].want : "none");
+    }
+}
+
 static void test_set_overrides_ini(void **state) {
     (void)state;
     struct cfg *c = cfg_create();
@@ -137,6 +155,7 @@ int main(void) {
         cmocka_unit_test(test_defaults_and_values),
         cmocka_unit_test(test_errors_name_file_and_line),
         cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_suggest),
         cmocka_unit_test(test_set_overrides_ini),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

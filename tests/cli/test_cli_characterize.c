@@ -68,6 +68,10 @@ static void test_errors(void **state) {
     assert_int_equal(tu_run_cli("characterize -w nope", &out), 1);
     assert_non_null(strstr(out, "characterize: unknown workload 'nope'"));
     free(out);
+    assert_int_equal(tu_run_cli("characterize -w kmaens", &out), 1);
+    assert_non_null(
+        strstr(out, "characterize: unknown workload 'kmaens' (did you mean 'kmeans'?)"));
+    free(out);
     assert_int_equal(tu_run_cli("characterize -w vecadd -w trace", &out), 1);
     assert_non_null(strstr(out, "characterize: unknown workload 'trace'"));
     free(out);

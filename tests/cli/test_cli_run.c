@@ -65,6 +65,14 @@ static void expect_error(const char *extra, const char *expected) {
 static void test_errors(void **state) {
     (void)state;
     expect_error("-w nosuch", "-w: workload.name = 'nosuch' is not a known workload (known: ");
+    /* a near name is suggested, as for keys */
+    expect_error("-w bfss", "warpsim: -w: workload.name = 'bfss' is not a known workload (did you "
+                            "mean 'bfs'?)\n");
+    expect_error("-c rtx2060 -w vecadd",
+                 "warpsim: rtx2060: cannot open: No such file or directory (did you mean "
+                 "'rtx2060s'?)\n");
+    expect_error("-c nosuchgpu -w vecadd",
+                 "warpsim: nosuchgpu: cannot open: No such file or directory\n");
     expect_error("-w vecadd --set gpu.sms=0", "gpu.sms = 0 is out of range");
     expect_error("-w vecadd --set l1d.setz=2", "did you mean 'l1d.sets'?");
     const char *g = tu_tmpfile("bad-graph.txt", "3\n0 1\n1 1\nx 1\n");
