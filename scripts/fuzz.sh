@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 shared=${WS_SHARED_DATA:-../shared/data}
-targets="fuzz_traceg fuzz_kernelslist fuzz_import"
+targets="fuzz_traceg fuzz_kernelslist fuzz_import fuzz_memtrace fuzz_graph fuzz_config"
 
 cmake -S . -B "$build" -DWS_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     >/dev/null

@@ -28,11 +28,17 @@ struct binding {
     char (*val)[VAL_MAX];
 };
 
+struct note {
+    char *key, *text;
+};
+
 struct cfg {
     struct setting *set;
     size_t nset, capset;
     struct binding *bind;
     size_t nbind, capbind;
+    struct note *note; /* cfg_note_key() */
+    size_t nnote, capnote;
 };
 
 struct cfg *cfg_create(void) {
@@ -49,6 +55,11 @@ void cfg_destroy(struct cfg *c) {
     free(c->set);
     for (size_t i = 0; i < c->nbind; i++) free(c->bind[i].val);
     free(c->bind);
+    for (size_t i = 0; i < c->nnote; i++) {
+        free(c->note[i].key);
+        free(c->note[i].text);
+    }
+    free(c->note);
     free(c);
 }
 
@@ -240,6 +251,11 @@ void cfg_claim(struct cfg *c, const char *key) {
     if (s) s->claimed = true;
 }
 
+bool cfg_claimed(const struct cfg *c, const char *key) {
+    const struct setting *s = find(c, key);
+    return s && s->claimed;
+}
+
 const char *cfg_origin(const struct cfg *c, const char *key, char *buf, size_t n) {
     struct setting *s = find(c, key);
     if (!s) {
@@ -376,7 +392,33 @@ void cfg_suggest_offer(struct cfg_suggest *s, const char *name) {
     if (d <= (limit ? limit : 1) && (!s->best || d < s->bestd)) s->best = name, s->bestd = d;
 }
 
+int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e) {
+    for (size_t i = 0; i < c->nnote; i++)
+        if (strcmp(c->note[i].key, key) == 0) return 0;
+    if (c->nnote == c->capnote) {
+        size_t cap = c->capnote ? 2 * c->capnote : 32;
+        struct note *n = realloc(c->note, cap * sizeof *n);
+        if (!n) return ws_fail(e, "out of memory");
+        c->note = n, c->capnote = cap;
+    }
+    struct note *n = &c->note[c->nnote];
+    n->key = strdup(key);
+    n->text = strdup(text);
+    if (!n->key || !n->text) {
+        free(n->key);
+        free(n->text);
+        return ws_fail(e, "out of memory");
+    }
+    c->nnote++;
+    return 0;
+}
+
 static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {
+    char where[600];
+    for (size_t i = 0; i < c->nnote; i++)
+        if (strcmp(c->note[i].key, s->key) == 0)
+            return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
+                           cfg_origin(c, s->key, where, sizeof where), s->key, c->note[i].text);
     const char *best = NULL;
     size_t bestd = 4;
     for (size_t b = 0; b < c->nbind; b++)
@@ -384,7 +426,10 @@ static int unclaimed_error(const struct cfg *c, const struct setting *s, struct 
             size_t d = edit_distance(s->key, c->bind[b].keys[k].name);
             if (d < bestd) bestd = d, best = c->bind[b].keys[k].name;
         }
-    char where[600];
+    for (size_t i = 0; i < c->nnote; i++) { /* keys of this run's other choices, too */
+        size_t d = edit_distance(s->key, c->note[i].key);
+        if (d < bestd) bestd = d, best = c->note[i].key;
+    }
     cfg_origin(c, s->key, where, sizeof where);
     if (best) return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
     return ws_fail(e, "%s: unknown key '%s'", where, s->key);

@@ -65,6 +65,8 @@ int cfg_set_arg(struct cfg *c, const char *assign, const char *origin, struct ws
 const char *cfg_raw(const struct cfg *c, const char *key);
 /* Marks a setting as consumed by code that reads it through cfg_raw(). */
 void cfg_claim(struct cfg *c, const char *key);
+/* Whether `key` is set and something has claimed (read) it. */
+bool cfg_claimed(const struct cfg *c, const char *key);
 
 /* Fills obj from keys[0..n): explicit setting, else default (if def != NULL), else keeps the
  * prior struct value; checks type and range; remembers the binding for cfg_dump(). `group` is a
@@ -73,6 +75,10 @@ int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_
              struct ws_err *e);
 /* After binding everything: an unclaimed setting is an error ("unknown key", with a suggestion). */
 int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
+/* A known key that this configuration does not read (a policy's key when another policy is
+ * selected): if it is set, cfg_check_unclaimed() says so with `text` (e.g. "read with mc.policy
+ * = wafcfs, basjf") instead of calling it unknown. The first note of a key counts. */
+int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e);
 /* The same check for one key (sweeps: a setting may apply to some jobs only). */
 int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 

@@ -118,8 +118,16 @@ int cli_simulate(const struct cli_common *base, const char *const *extra, const 
     struct gpu *g = NULL;
     struct workload *w = NULL;
     int rc = -1;
-    if (cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e)) &&
-        cfg_check_unclaimed(c, e) == 0 && (!out || gpu_run(g, w, e) == 0)) {
+    bool built =
+        cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e));
+    if (built && base->set_read)
+        for (int k = 0; k < base->nsets; k++) {
+            char key[256];
+            snprintf(key, sizeof key, "%.*s", (int)strcspn(base->sets[k], "="), base->sets[k]);
+            base->set_read[k] = cfg_claimed(c, key);
+            cfg_claim(c, key);
+        }
+    if (built && cfg_check_unclaimed(c, e) == 0 && (!out || gpu_run(g, w, e) == 0)) {
         if (out) *out = *gpu_summary(g);
         if (machine)
             snprintf(machine, n, "%s", cfg_raw(c, "gpu.name") ? cfg_raw(c, "gpu.name") : "");

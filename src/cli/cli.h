@@ -16,6 +16,9 @@ struct cli_common {
     int nsets;
     bool usimm_cfg; /* -c named a USIMM .cfg file */
     int usimm_cores;
+    /* cli_simulate(): when not NULL, a --set key the run does not read is not an error there;
+     * set_read[k] tells whether sets[k] was read (compare: a key only some policies read) */
+    bool *set_read;
 };
 
 /* Consumes argv[*i] (and its value) if it is a common option; returns 1 when consumed, 0 when

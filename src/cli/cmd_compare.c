@@ -154,9 +154,31 @@ int cmd_compare(int argc, char **argv) {
     struct gpu_summary s[MAX_VALUES];
     char machine[64] = "";
     /* every run's settings are checked before the first starts: a typo in the last value must
-     * not cost the time of the others */
-    for (int k = 0; k < o.nvalues; k++)
+     * not cost the time of the others. A --set key that only some runs read (a policy's own
+     * key, mc.wg.window with mc.policy=frfcfs,warp-group) applies to those; one that no run
+     * reads is the usual unknown-key error. */
+    static bool read[MAX_VALUES][256];
+    for (int k = 0; k < o.nvalues; k++) {
+        o.common.set_read = read[k];
         if (run_k(&o, k, NULL, NULL, 0, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
+    }
+    for (int i = 0; i < o.common.nsets; i++) {
+        char readers[160] = "";
+        int n = 0;
+        for (int k = 0; k < o.nvalues; k++)
+            if (read[k][i]) {
+                size_t len = strlen(readers);
+                snprintf(readers + len, sizeof readers - len, "%s%d", n++ ? ", #" : "#", k + 1);
+            }
+        if (!n) {
+            o.common.set_read = NULL; /* the error, as a single run reports it */
+            if (run_k(&o, 0, NULL, NULL, 0, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
+        } else if (n < o.nvalues) {
+            fprintf(stderr, "  compare: --set %s is read by run%s %s only\n", o.common.sets[i],
+                    n > 1 ? "s" : "", readers);
+        }
+    }
+    o.common.set_read = read[0]; /* scratch: the simulations only need the leniency */
     for (int k = 0; k < o.nvalues; k++)
         if (run_k(&o, k, &s[k], machine, sizeof machine, &e) != 0)
             return cli_fail(&e, WS_EXIT_INPUT);

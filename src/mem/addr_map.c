@@ -77,6 +77,7 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
     if (strcasecmp(text, "usimm1") == 0) text = "row:rank:bank:ch:col";
 
     unsigned used[AF_NFIELDS] = {0};
+    bool bank_alias = false; /* a 'bank' token named bg and ba together */
     if (strchr(text, ':')) {
         /* field list, MSB first: walk it backwards, allocating bits from the LSB up */
         char buf[CFG_STR_MAX];
@@ -106,6 +107,7 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                 *slash = 0;
             }
             if (strcasecmp(tok[i], "bank") == 0) {
+                bank_alias = true;
                 fields[nf++] = AF_BANK; /* bank = bank group (high) : bank in group (low) */
                 fields[nf++] = AF_BG;
             } else {
@@ -127,8 +129,11 @@ int addr_map_init(struct addr_map *m, const struct dram_spec *s, const char *tex
                 int f = fields[k];
                 unsigned left = m->width[f] - used[f];
                 if (seen[f] && !left)
-                    return ws_fail(e, "%s: address map '%s' names '%s' twice", where, text,
-                                   field_names[f]);
+                    return ws_fail(e, "%s: address map '%s' names '%s' twice%s", where, text,
+                                   field_names[f],
+                                   bank_alias && (f == AF_BG || f == AF_BANK)
+                                       ? " ('bank' is bg and ba together)"
+                                       : "");
                 if (take > left)
                     return ws_fail(e, "%s: address map '%s': '%s' has only %u bits left", where,
                                    text, field_names[f], left);

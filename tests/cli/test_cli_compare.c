@@ -80,11 +80,55 @@ static void test_checks_all_runs_first(void **state) {
     free(out);
 }
 
+/* A --set key that only some of the compared policies read applies to those runs (and the
+ * output says which); one that none reads is an error naming the policies that would. */
+static void test_policy_key_for_some_runs(void **state) {
+    (void)state;
+    char *cmp = NULL, *a = NULL, *b = NULL;
+    const char *common = "-c gtx480 -w vecadd --set mc.wg.window=0";
+    char args[512];
+    snprintf(args, sizeof args, "compare %s mc.policy=frfcfs,wafcfs", common);
+    assert_int_equal(tu_run_cli(args, &cmp), 0);
+    assert_non_null(strstr(cmp, "compare: --set mc.wg.window=0 is read by run #2 only\n"));
+    assert_int_equal(tu_run_cli("run -c gtx480 -w vecadd --set mc.policy=frfcfs", &a), 0);
+    snprintf(args, sizeof args, "run %s --set mc.policy=wafcfs", common);
+    assert_int_equal(tu_run_cli(args, &b), 0);
+    double ca = after(strstr(a, "cycles "), "cycles "), cb = after(strstr(b, "cycles "), "cycles ");
+    char want[256];
+    const char *row = strstr(cmp, "\n  cycles ");
+    assert_non_null(row);
+    assert_true(after(row, "cycles ") == ca);
+    snprintf(want, sizeof want, "%.0f (%.3fx)", cb, cb / ca);
+    assert_non_null(strstr(row, want));
+    free(cmp);
+    free(a);
+    free(b);
+
+    snprintf(args, sizeof args, "compare %s mc.policy=frfcfs,fcfs", common);
+    assert_int_equal(tu_run_cli(args, &cmp), 1);
+    assert_string_equal(cmp, "warpsim: run #1: --set #1: key 'mc.wg.window' is not read with this "
+                             "configuration (read with mc.policy = frfcfs-cq, wafcfs, basjf, "
+                             "basjf-ab, merb, merb-wawd, basjf-ideal)\n");
+    free(cmp);
+    /* the same for a single run, and a real typo is still an unknown key */
+    assert_int_equal(
+        tu_run_cli("dram --set mc.frfcfs_cap.cap=2 --synthetic random --requests 10", &cmp), 1);
+    assert_string_equal(cmp, "warpsim: --set #1: key 'mc.frfcfs_cap.cap' is not read with this "
+                             "configuration (read with mc.policy = frfcfs-cap)\n");
+    free(cmp);
+    assert_int_equal(
+        tu_run_cli("compare -w vecadd --set mc.wg.windo=0 mc.policy=frfcfs,wafcfs", &cmp), 1);
+    assert_string_equal(cmp, "warpsim: run #1: --set #1: unknown key 'mc.wg.windo' (did you mean "
+                             "'mc.wg.window'?)\n");
+    free(cmp);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_side_by_side),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_checks_all_runs_first),
+        cmocka_unit_test(test_policy_key_for_some_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

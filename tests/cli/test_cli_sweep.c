@@ -260,7 +260,8 @@ static void test_bad_recipe_before_jobs(void **state) {
     /* a key only some jobs read is fine; one no job reads is not */
     expect_refused("[sweep]\nconfig = gtx480\n[set]\nmc.frfcfs_cap.cap = 5\n"
                    "[axes]\nworkload = bfs\nmc.policy = fcfs, frfcfs\n",
-                   "4: unknown key 'mc.frfcfs_cap.cap'");
+                   "4: key 'mc.frfcfs_cap.cap' is not read with this configuration (read with "
+                   "mc.policy = frfcfs-cap)");
     expect_refused("[sweep]\nconfig = gtx480\n[set]\nmc.wq_hi = 100000\n[axes]\nworkload = bfs\n",
                    "4: mc.wq_hi = 100000 is out of range [1, 4096]");
     expect_refused("[sweep]\nconfig = nosuchgpu\n[axes]\nworkload = bfs\n",

@@ -346,7 +346,12 @@ static void test_errors_field_list(void **state) {
     expect_error(&s, "row:bg:col",
                  "map: address map 'row:bg:col' lacks field 'ba' (2 bits needed)");
     expect_error(&s, "bank:col", "map: address map 'bank:col' lacks field 'row' (16 bits needed)");
-    expect_error(&s, "row:bank:ba:col", "map: address map 'row:bank:ba:col' names 'ba' twice");
+    expect_error(
+        &s, "row:bank:ba:col",
+        "map: address map 'row:bank:ba:col' names 'ba' twice ('bank' is bg and ba together)");
+    expect_error(
+        &s, "row:bank:bg:col",
+        "map: address map 'row:bank:bg:col' names 'bg' twice ('bank' is bg and ba together)");
     expect_error(&s, "row:col:bank:col", "map: address map 'row:col:bank:col' names 'col' twice");
     /* fields of zero width may be left out: DDR4-2400 has one rank, one channel */
     struct addr_map m;

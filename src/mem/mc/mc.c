@@ -3,6 +3,7 @@
 #include "mem/mc/mc.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "mem/mc/frfcfs_core.h" /* FR-FCFS candidates computed inline (ci_fr) */
 #include "mem/mc/policy.h"
 #include "mem/mc/ready_set.h"
+#include "mem/mc/warp_table.h"
 
 static const char *const row_policy_names[] = {"open", "close", NULL};
 
@@ -56,6 +58,32 @@ const struct cfg_key mc_cfg_keys[] = {
 };
 const unsigned mc_cfg_nkeys = CFG_COUNT(mc_cfg_keys);
 
+static bool reads_table(const struct mc_policy *p, const struct cfg_key *t) {
+    return t && (p->keys == t || p->family_keys == t || (p->warp_table && t == warp_table_keys));
+}
+
+/* The keys of every policy key table that `sel` does not read, noted with the policies that do,
+ * so that setting one is reported as such rather than as an unknown key. */
+static int note_other_policy_keys(struct cfg *c, const struct mc_policy *sel, struct ws_err *e) {
+    for (unsigned i = 0; i <= mc_npolicies; i++) {
+        const struct mc_policy *p = i < mc_npolicies ? mc_policies[i] : NULL;
+        const struct cfg_key *tabs[3] = {p ? p->family_keys : NULL, p ? p->keys : NULL,
+                                         p ? NULL : warp_table_keys};
+        unsigned ns[3] = {p ? p->nfamily_keys : 0, p ? p->nkeys : 0, p ? 0 : warp_table_nkeys};
+        for (int t = 0; t < 3; t++) {
+            if (!tabs[t] || reads_table(sel, tabs[t])) continue;
+            char text[600] = "read with mc.policy =";
+            for (unsigned j = 0, k = 0; j < mc_npolicies; j++)
+                if (reads_table(mc_policies[j], tabs[t]))
+                    snprintf(text + strlen(text), sizeof text - strlen(text), "%s %s",
+                             k++ ? "," : "", mc_policies[j]->name);
+            for (unsigned k = 0; k < ns[t]; k++)
+                if (cfg_note_key(c, tabs[t][k].name, text, e) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
 int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e) {
     memset(m, 0, sizeof *m);
     if (cfg_bind(c, "mc", mc_cfg_keys, mc_cfg_nkeys, m, e) != 0) return -1;
@@ -77,7 +105,7 @@ int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e) {
         return ws_fail(e, "%s: mc.policy = '%s' is not a known policy (known: %s)",
                        cfg_origin(c, "mc.policy", where, sizeof where), m->policy, list);
     }
-    return 0;
+    return note_other_policy_keys(c, mc_policy_find(m->policy), e);
 }
 
 #define SD(f, kind, unit, doc)                                                                     \

@@ -1,0 +1,45 @@
+/* libFuzzer target: a graph or sparse-matrix file through each loader (the first byte picks
+ * Matrix Market, SNAP, METIS, Rodinia or detection by content), then BFS and SSSP over what
+ * loaded. Any input must end in a clean "path:line:" error or a valid graph. */
+#include "fuzz_input.h"
+#include "workload/graph/graphio.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (!size) return 0;
+    const char *path = fuzz_to_file(data + 1, size - 1, ".txt");
+    struct graph g = {0};
+    struct ws_err e = {0};
+    int rc;
+    switch (data[0] % 5) {
+    case 0:
+        rc = graph_load_mtx(&g, path, &e);
+        break;
+    case 1:
+        rc = graph_load_snap(&g, path, &e);
+        break;
+    case 2:
+        rc = graph_load_metis(&g, path, &e);
+        break;
+    case 3:
+        rc = graph_load_rodinia(&g, path, &e);
+        break;
+    default:
+        rc = graph_load(&g, path, &e);
+        break;
+    }
+    if (rc != 0) return 0;
+    if (g.n > 0 && g.n <= 1u << 16 && g.ncols == g.n) {
+        int32_t *cost = malloc(sizeof *cost * g.n);
+        uint64_t *dist = malloc(sizeof *dist * g.n);
+        if (cost && dist) {
+            (void)graph_bfs(&g, 0, cost);
+            (void)graph_sssp(&g, 0, dist);
+        }
+        free(cost);
+        free(dist);
+    }
+    graph_free(&g);
+    return 0;
+}
