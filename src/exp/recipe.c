@@ -175,9 +175,12 @@ static int on_groups(struct parse_ctx *x, const char *name, const char *value) {
         if (add_list_values(x, &r->groups[g], value, "group") != 0) return -1;
         for (int i = before; i < r->groups[g].n; i++) {
             const char *w = r->groups[g].values[i];
-            if (!workload_find(w))
-                return ws_fail(x->e, "%s:%ld: [groups]: group '%s': unknown workload '%s'", r->path,
-                               x->line, name, w);
+            if (!workload_find(w)) {
+                const char *near = workload_suggest(w);
+                return ws_fail(x->e, "%s:%ld: [groups]: group '%s': unknown workload '%s'%s%s%s",
+                               r->path, x->line, name, w, near ? " (did you mean '" : "",
+                               near ? near : "", near ? "'?)" : "");
+            }
             for (int o = 0; o < r->ngroups; o++)
                 for (int k = 0; o != g && k < r->groups[o].n; k++)
                     if (!strcasecmp(r->groups[o].values[k], w))
@@ -358,6 +361,10 @@ static void list_workloads(char *buf, size_t n) {
 
 static int check_workload(const struct recipe *r, const char *w, long line, struct ws_err *e) {
     if (workload_find(w)) return 0;
+    const char *near = workload_suggest(w);
+    if (near)
+        return ws_fail(e, "%s:%ld: unknown workload '%s' (did you mean '%s'?)", r->path, line, w,
+                       near);
     char list[1024];
     list_workloads(list, sizeof list);
     return ws_fail(e, "%s:%ld: unknown workload '%s' (known: %s)", r->path, line, w, list);
@@ -365,6 +372,11 @@ static int check_workload(const struct recipe *r, const char *w, long line, stru
 
 static int check_policy(const struct recipe *r, const char *p, long line, struct ws_err *e) {
     if (mc_policy_find(p)) return 0;
+    struct cfg_suggest near = {.typed = p};
+    for (unsigned i = 0; i < mc_npolicies; i++) cfg_suggest_offer(&near, mc_policies[i]->name);
+    if (near.best)
+        return ws_fail(e, "%s:%ld: unknown policy '%s' (did you mean '%s'?)", r->path, line, p,
+                       near.best);
     char list[1024] = "";
     for (unsigned i = 0; i < mc_npolicies; i++) {
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);

@@ -267,7 +267,7 @@ static void test_bad_recipe_before_jobs(void **state) {
     expect_refused("[sweep]\nconfig = nosuchgpu\n[axes]\nworkload = bfs\n",
                    "2: config 'nosuchgpu': nosuchgpu: cannot open");
     expect_refused("[sweep]\nconfig = gtx480\n[axes]\nworkload = bfs, bfz\n",
-                   "4: unknown workload 'bfz'");
+                   "4: unknown workload 'bfz' (did you mean 'bfs'?)");
     expect_refused("[sweep]\nconfig = gtx480\n[axes]\nworkload = bfs\nmc.policy = fcfs, fr\n",
                    "5: unknown policy 'fr'");
     expect_refused("[sweep]\nconfig = gtx480\n[axes]\nworkload = bfs\nmc.policy =\n",
