@@ -1,6 +1,7 @@
 /* Graph files (src/workload/graph/graphio.c): the shared real samples in Matrix Market
- * (bcsstk13), SNAP (CA-HepTh, Wiki-Vote) and Rodinia format through the loaders and the
- * dispatcher, METIS files written here, and exact file:line errors on bad files. */
+ * (bcsstk13), SNAP (CA-HepTh, Wiki-Vote) and Rodinia format and libmetis-doc's METIS graphs
+ * through the loaders and the dispatcher, METIS files written here, and exact file:line errors on
+ * bad files. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "workload/graph/graphio.h"
@@ -42,6 +44,51 @@ static void test_mtx_bcsstk13(void **state) {
     assert_true(g.val[g.m - 2] == -1.86264514923e-9f);
     assert_int_equal(g.dest[g.m - 1], 2002);
     assert_int_equal(g.weight[g.m - 1], 1);
+    graph_free(&g);
+}
+
+/* Real METIS files (Debian's libmetis-doc: finite-element meshes and a multi-constraint graph)
+ * through the dispatcher: sizes as their headers give them (2 m directed edges), the first
+ * vertex's neighbours as listed, and every edge present both ways, as METIS requires. */
+static void check_symmetric(const struct graph *g) {
+    for (uint32_t u = 0; u < g->n; u++)
+        for (uint32_t k = g->start[u]; k < g->start[u] + g->degree[u]; k++) {
+            uint32_t v = g->dest[k], j = g->start[v], end = j + g->degree[v];
+            while (j < end && g->dest[j] != u) j++;
+            if (j == end) fail_msg("edge %u -> %u has no reverse", u, v);
+        }
+}
+
+static void test_metis_samples(void **state) {
+    (void)state;
+    const char *elt = WS_METIS_GRAPHS "/4elt.graph";
+    if (access(elt, R_OK) != 0) {
+        print_message("%s: not installed (scripts/bootstrap.sh installs libmetis-doc)\n", elt);
+        skip();
+    }
+    struct graph g;
+    struct ws_err e = {{0}};
+    assert_int_equal(graph_load(&g, elt, &e), 0);
+    assert_int_equal(g.n, 7434);
+    assert_int_equal(g.m, 2 * 43031);
+    static const uint32_t first[] = {58, 741, 6772, 6773, 123, 60, 3544, 3545, 4916};
+    assert_int_equal(g.degree[0], 9);
+    for (unsigned i = 0; i < 9; i++) assert_int_equal(g.dest[g.start[0] + i], first[i]);
+    check_symmetric(&g);
+    graph_free(&g);
+    /* header "766 1314 010 2": two vertex weights per line before the neighbours */
+    assert_int_equal(graph_load(&g, WS_METIS_GRAPHS "/test.mgraph", &e), 0);
+    assert_int_equal(g.n, 766);
+    assert_int_equal(g.m, 2 * 1314);
+    static const uint32_t first2[] = {478, 388, 570, 1};
+    assert_int_equal(g.degree[0], 4);
+    for (unsigned i = 0; i < 4; i++) assert_int_equal(g.dest[g.start[0] + i], first2[i]);
+    check_symmetric(&g);
+    graph_free(&g);
+    assert_int_equal(graph_load(&g, WS_METIS_GRAPHS "/copter2.graph", &e), 0);
+    assert_int_equal(g.n, 55476);
+    assert_int_equal(g.m, 2 * 352238);
+    check_symmetric(&g);
     graph_free(&g);
 }
 
@@ -220,9 +267,9 @@ static void test_errors(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mtx_bcsstk13), cmocka_unit_test(test_snap_samples),
-        cmocka_unit_test(test_metis),        cmocka_unit_test(test_dispatch),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_mtx_bcsstk13), cmocka_unit_test(test_metis_samples),
+        cmocka_unit_test(test_snap_samples), cmocka_unit_test(test_metis),
+        cmocka_unit_test(test_dispatch),     cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
