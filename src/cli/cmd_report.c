@@ -86,6 +86,19 @@ int cmd_report(int argc, char **argv) {
     char path[PATH_MAX], outdir[PATH_MAX];
     if (!r) return WS_EXIT_INTERNAL;
     snprintf(path, sizeof path, "%s/recipe.ini", dir);
+    struct stat st;
+    const char *why = stat(dir, &st) != 0    ? strerror(errno)
+                      : !S_ISDIR(st.st_mode) ? "not a folder"
+                                             : NULL;
+    if (why) {
+        ws_fail(&e, "%s: %s (give the folder a sweep wrote, e.g. results/NAME)", dir, why);
+        goto done;
+    }
+    if (access(path, F_OK) != 0) {
+        ws_fail(&e, "%s: not a sweep's folder (it has no recipe.ini; warpsim sweep writes one)",
+                dir);
+        goto done;
+    }
     if (recipe_load(r, path, NULL, &e) != 0) goto done;
     if (recipe_expand(r, &jobs, &njobs, &e) != 0) goto done;
     if (rpt_load(&t, r, jobs, njobs, dir, &e) != 0) goto done;

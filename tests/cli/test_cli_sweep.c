@@ -371,6 +371,42 @@ static void test_slurm_script_and_collect(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* `report` on something that is not a sweep's folder says which of the three it is. */
+static void test_report_not_a_sweep(void **state) {
+    (void)state;
+    char *out = NULL, args[1024];
+    const char *file = tu_tmpfile("notadir.txt", "x\n");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s.d", file);
+    snprintf(args, sizeof args, "rm -rf %s && mkdir %s", dir, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "report %s", dir);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "warpsim: %s: not a sweep's folder (it has no recipe.ini; warpsim sweep writes one)\n",
+             dir);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(args, sizeof args, "report %s", file);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want,
+             "warpsim: %s: not a folder (give the folder a sweep wrote, e.g. results/NAME)\n",
+             file);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(args, sizeof args, "report %s/none", dir);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want,
+             "warpsim: %s/none: No such file or directory (give the folder a sweep wrote, e.g. "
+             "results/NAME)\n",
+             dir);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_recipe_before_jobs),
@@ -378,6 +414,7 @@ int main(void) {
         cmocka_unit_test(test_failed_job_recorded),
         cmocka_unit_test(test_kill_resume_identical),
         cmocka_unit_test(test_slurm_script_and_collect),
+        cmocka_unit_test(test_report_not_a_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
