@@ -109,9 +109,19 @@ static int es_reserve(struct estream *s, uint64_t cap, const char *path, struct 
     return 0;
 }
 
+/* The first reservation for a count a header announces: at most this many entries, the rest as
+ * they come (a few bytes of header must not commit gigabytes before any entry is read). */
+static uint64_t es_first(uint64_t announced) {
+    return announced < (1u << 16) ? announced : (1u << 16);
+}
+
 static int es_add(struct estream *s, uint32_t u, uint32_t v, uint32_t w, float val,
                   const char *path, struct ws_err *e) {
-    if (s->n == s->cap && es_reserve(s, s->cap ? 2 * s->cap : 1024, path, e)) return -1;
+    if (s->n == s->cap) {
+        uint64_t want = s->cap ? 2 * s->cap : 1024;
+        if (want > INT32_MAX && s->cap < INT32_MAX) want = INT32_MAX; /* the last step */
+        if (es_reserve(s, want, path, e)) return -1;
+    }
     s->src[s->n] = u, s->dst[s->n] = v;
     if (s->want_w) s->w[s->n] = w;
     if (s->want_val) s->val[s->n] = val;
@@ -206,7 +216,7 @@ static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, str
                        size_line, rows, cols);
     es->want_val = field != MTX_PATTERN;
     es->want_w = field == MTX_INTEGER;
-    if (es_reserve(es, (uint64_t)nnz * (sym ? 2 : 1) + 1, path, e)) return -1;
+    if (es_reserve(es, es_first((uint64_t)nnz * (sym ? 2 : 1) + 1), path, e)) return -1;
     bool nonneg = true;
     for (long long k = 0; k < nnz; k++) {
         s = next_data(l, '%', e);
@@ -401,7 +411,7 @@ static int metis_load(struct graph *g, struct ws_lines *l, struct estream *es, s
                        hline, ncon, fmt);
     if (vwgt && !ncon) ncon = 1;
     es->want_w = ewgt;
-    if (es_reserve(es, 2 * (uint64_t)m + 1, path, e)) return -1;
+    if (es_reserve(es, es_first(2 * (uint64_t)m + 1), path, e)) return -1;
     char what[64];
     for (long long v = 0; v < n; v++) {
         /* Blank lines are vertices without neighbours here, so only comments are skipped. */
