@@ -86,6 +86,12 @@ static void test_policy_key_for_some_runs(void **state) {
     (void)state;
     char *cmp = NULL, *a = NULL, *b = NULL;
     const char *common = "-c gtx480 -w vecadd --set mc.wg.window=0";
+    /* blanks around the key, as cfg_set_arg() allows them */
+    assert_int_equal(tu_run_cli("compare -c gtx480 -w vecadd --set ' mc.wg.window = 0' "
+                                "mc.policy=frfcfs,wafcfs",
+                                &cmp),
+                     0);
+    free(cmp);
     char args[512];
     snprintf(args, sizeof args, "compare %s mc.policy=frfcfs,wafcfs", common);
     assert_int_equal(tu_run_cli(args, &cmp), 0);
