@@ -374,7 +374,7 @@ static void test_slurm_script_and_collect(void **state) {
 /* `report` on something that is not a sweep's folder says which of the three it is. */
 static void test_report_not_a_sweep(void **state) {
     (void)state;
-    char *out = NULL, args[1024];
+    char *out = NULL, args[2048];
     const char *file = tu_tmpfile("notadir.txt", "x\n");
     char dir[600];
     snprintf(dir, sizeof dir, "%s.d", file);
