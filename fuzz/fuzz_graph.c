@@ -16,26 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (run > 7) return 0;
     }
     const char *path = fuzz_to_file(data + 1, size - 1, ".txt");
+    static int (*const load[])(struct graph *, const char *, struct ws_err *) = {
+        graph_load_mtx, graph_load_snap, graph_load_metis, graph_load_rodinia, graph_load};
     struct graph g = {0};
     struct ws_err e = {0};
-    int rc;
-    switch (data[0] % 5) {
-    case 0:
-        rc = graph_load_mtx(&g, path, &e);
-        break;
-    case 1:
-        rc = graph_load_snap(&g, path, &e);
-        break;
-    case 2:
-        rc = graph_load_metis(&g, path, &e);
-        break;
-    case 3:
-        rc = graph_load_rodinia(&g, path, &e);
-        break;
-    default:
-        rc = graph_load(&g, path, &e);
-        break;
-    }
+    int rc = load[data[0] % (sizeof load / sizeof load[0])](&g, path, &e);
     if (rc != 0) return 0;
     if (g.n > 0 && g.n <= 1u << 16 && g.ncols == g.n) {
         int32_t *cost = malloc(sizeof *cost * g.n);

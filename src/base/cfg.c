@@ -101,6 +101,12 @@ int cfg_set(struct cfg *c, const char *key, const char *value, const char *file,
     return 0;
 }
 
+void cfg_arg_key(const char *assign, char *key, size_t n) {
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%.*s", (int)strcspn(assign, "="), assign);
+    snprintf(key, n, "%s", trim(buf));
+}
+
 int cfg_set_arg(struct cfg *c, const char *assign, const char *where, struct ws_err *e) {
     char buf[1024];
     if (strlen(assign) >= sizeof buf) return ws_fail(e, "%s: option too long", where);

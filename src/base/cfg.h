@@ -60,6 +60,8 @@ int cfg_set(struct cfg *c, const char *key, const char *value, const char *file,
             struct ws_err *e);
 /* "section.key=value" from the command line; `origin` names it in messages ("--set #2"). */
 int cfg_set_arg(struct cfg *c, const char *assign, const char *origin, struct ws_err *e);
+/* The key of such an option as cfg_set_arg() reads it (before '=', without surrounding blanks). */
+void cfg_arg_key(const char *assign, char *key, size_t n);
 
 /* Raw setting text, or NULL when the key was never set. Does not claim the key. */
 const char *cfg_raw(const struct cfg *c, const char *key);

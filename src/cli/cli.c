@@ -122,12 +122,8 @@ int cli_simulate(const struct cli_common *base, const char *const *extra, const 
         cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e));
     if (built && base->set_read)
         for (int k = 0; k < base->nsets; k++) {
-            /* the key as cfg_set_arg() reads it: before '=', without surrounding blanks */
-            const char *a = base->sets[k] + strspn(base->sets[k], " \t");
-            size_t len = strcspn(a, "=");
-            while (len && (a[len - 1] == ' ' || a[len - 1] == '\t')) len--;
             char key[256];
-            snprintf(key, sizeof key, "%.*s", (int)len, a);
+            cfg_arg_key(base->sets[k], key, sizeof key);
             base->set_read[k] = cfg_claimed(c, key);
             cfg_claim(c, key);
         }

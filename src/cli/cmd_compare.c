@@ -157,7 +157,7 @@ int cmd_compare(int argc, char **argv) {
      * not cost the time of the others. A --set key that only some runs read (a policy's own
      * key, mc.wg.window with mc.policy=frfcfs,warp-group) applies to those; one that no run
      * reads is the usual unknown-key error. */
-    static bool read[MAX_VALUES][256];
+    static bool read[MAX_VALUES][sizeof o.common.sets / sizeof o.common.sets[0]];
     for (int k = 0; k < o.nvalues; k++) {
         o.common.set_read = read[k];
         if (run_k(&o, k, NULL, NULL, 0, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);

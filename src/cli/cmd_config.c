@@ -22,10 +22,6 @@
 #define WS_CONFIG_DIR "configs"
 #endif
 
-static bool uses_table(const struct mc_policy *p, const struct cfg_key *t) {
-    return p->keys == t || p->family_keys == t;
-}
-
 /* Each policy key table once, headed by every policy that reads it (several policies share one
  * table, and the warp-group family shares mc.wg.* besides), then the warp tables' mc.wet.*. */
 static void print_policy_keys(FILE *out) {
@@ -36,22 +32,16 @@ static void print_policy_keys(FILE *out) {
         unsigned ns[2] = {p->nfamily_keys, p->nkeys};
         for (int t = 0; t < 2; t++) {
             bool seen = !tabs[t] || !ns[t];
-            for (unsigned j = 0; j < i && !seen; j++) seen = uses_table(mc_policies[j], tabs[t]);
+            for (unsigned j = 0; j < i && !seen; j++)
+                seen = mc_policy_reads_table(mc_policies[j], tabs[t]);
             if (seen) continue;
-            head[0] = '\0';
-            for (unsigned j = i; j < mc_npolicies; j++)
-                if (uses_table(mc_policies[j], tabs[t]))
-                    snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s",
-                             head[0] ? ", " : "", mc_policies[j]->name);
+            mc_table_readers(tabs[t], head, sizeof head);
             cfg_print_keys(head, tabs[t], ns[t], out);
         }
     }
-    snprintf(head, sizeof head, "warp tables (");
-    for (unsigned j = 0, k = 0; j < mc_npolicies; j++)
-        if (mc_policies[j]->warp_table)
-            snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s", k++ ? ", " : "",
-                     mc_policies[j]->name);
-    snprintf(head + strlen(head), sizeof head - strlen(head), ")");
+    char readers[900];
+    mc_table_readers(warp_table_keys, readers, sizeof readers);
+    snprintf(head, sizeof head, "warp tables (%s)", readers);
     cfg_print_keys(head, warp_table_keys, warp_table_nkeys, out);
 }
 

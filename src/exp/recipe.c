@@ -372,11 +372,10 @@ static int check_workload(const struct recipe *r, const char *w, long line, stru
 
 static int check_policy(const struct recipe *r, const char *p, long line, struct ws_err *e) {
     if (mc_policy_find(p)) return 0;
-    struct cfg_suggest near = {.typed = p};
-    for (unsigned i = 0; i < mc_npolicies; i++) cfg_suggest_offer(&near, mc_policies[i]->name);
-    if (near.best)
+    const char *near = mc_policy_suggest(p);
+    if (near)
         return ws_fail(e, "%s:%ld: unknown policy '%s' (did you mean '%s'?)", r->path, line, p,
-                       near.best);
+                       near);
     char list[1024] = "";
     for (unsigned i = 0; i < mc_npolicies; i++) {
         strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);

@@ -19,6 +19,17 @@ static double after(const char *text, const char *label) {
     return strtod(p + strlen(label), NULL);
 }
 
+/* The compare table's cycles row holds run a's cycle count, then run b's with its ratio to a. */
+static void expect_cycles_row(const char *cmp, const char *a, const char *b) {
+    double ca = after(strstr(a, "cycles "), "cycles "), cb = after(strstr(b, "cycles "), "cycles ");
+    char want[256];
+    const char *row = strstr(cmp, "\n  cycles ");
+    assert_non_null(row);
+    assert_true(after(row, "cycles ") == ca);
+    snprintf(want, sizeof want, "%.0f (%.3fx)", cb, cb / ca);
+    assert_non_null(strstr(row, want));
+}
+
 static void test_side_by_side(void **state) {
     (void)state;
     char *cmp = NULL, *a = NULL, *b = NULL;
@@ -32,14 +43,8 @@ static void test_side_by_side(void **state) {
     assert_int_equal(tu_run_cli(args, &a), 0);
     snprintf(args, sizeof args, "run %s --set mc.policy=fcfs", common);
     assert_int_equal(tu_run_cli(args, &b), 0);
-    double ca = after(strstr(a, "cycles "), "cycles "), cb = after(strstr(b, "cycles "), "cycles ");
     /* the cycles row: FR-FCFS's count, then FCFS's with its ratio */
-    char want[256];
-    const char *row = strstr(cmp, "\n  cycles ");
-    assert_non_null(row);
-    assert_true(after(row, "cycles ") == ca);
-    snprintf(want, sizeof want, "%.0f (%.3fx)", cb, cb / ca);
-    assert_non_null(strstr(row, want));
+    expect_cycles_row(cmp, a, b);
     free(cmp);
     free(a);
     free(b);
@@ -99,13 +104,7 @@ static void test_policy_key_for_some_runs(void **state) {
     assert_int_equal(tu_run_cli("run -c gtx480 -w vecadd --set mc.policy=frfcfs", &a), 0);
     snprintf(args, sizeof args, "run %s --set mc.policy=wafcfs", common);
     assert_int_equal(tu_run_cli(args, &b), 0);
-    double ca = after(strstr(a, "cycles "), "cycles "), cb = after(strstr(b, "cycles "), "cycles ");
-    char want[256];
-    const char *row = strstr(cmp, "\n  cycles ");
-    assert_non_null(row);
-    assert_true(after(row, "cycles ") == ca);
-    snprintf(want, sizeof want, "%.0f (%.3fx)", cb, cb / ca);
-    assert_non_null(strstr(row, want));
+    expect_cycles_row(cmp, a, b);
     free(cmp);
     free(a);
     free(b);

@@ -371,38 +371,31 @@ static void test_slurm_script_and_collect(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* `report PATH` fails (exit 1) with exactly "warpsim: PATH: <why>\n". */
+static void expect_report_error(const char *path, const char *why) {
+    char args[1024], want[1024], *out = NULL;
+    snprintf(args, sizeof args, "report %s", path);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s: %s\n", path, why);
+    assert_string_equal(out, want);
+    free(out);
+}
+
 /* `report` on something that is not a sweep's folder says which of the three it is. */
 static void test_report_not_a_sweep(void **state) {
     (void)state;
-    char *out = NULL, args[2048];
+    char args[2048];
     const char *file = tu_tmpfile("notadir.txt", "x\n");
-    char dir[600];
+    char dir[600], none[700];
     snprintf(dir, sizeof dir, "%s.d", file);
+    snprintf(none, sizeof none, "%s/none", dir);
     snprintf(args, sizeof args, "rm -rf %s && mkdir %s", dir, dir);
     assert_int_equal(system(args), 0);
-    snprintf(args, sizeof args, "report %s", dir);
-    assert_int_equal(tu_run_cli(args, &out), 1);
-    char want[1024];
-    snprintf(want, sizeof want,
-             "warpsim: %s: not a sweep's folder (it has no recipe.ini; warpsim sweep writes one)\n",
-             dir);
-    assert_string_equal(out, want);
-    free(out);
-    snprintf(args, sizeof args, "report %s", file);
-    assert_int_equal(tu_run_cli(args, &out), 1);
-    snprintf(want, sizeof want,
-             "warpsim: %s: not a folder (give the folder a sweep wrote, e.g. results/NAME)\n",
-             file);
-    assert_string_equal(out, want);
-    free(out);
-    snprintf(args, sizeof args, "report %s/none", dir);
-    assert_int_equal(tu_run_cli(args, &out), 1);
-    snprintf(want, sizeof want,
-             "warpsim: %s/none: No such file or directory (give the folder a sweep wrote, e.g. "
-             "results/NAME)\n",
-             dir);
-    assert_string_equal(out, want);
-    free(out);
+    expect_report_error(dir,
+                        "not a sweep's folder (it has no recipe.ini; warpsim sweep writes one)");
+    expect_report_error(file, "not a folder (give the folder a sweep wrote, e.g. results/NAME)");
+    expect_report_error(none, "No such file or directory (give the folder a sweep wrote, e.g. "
+                              "results/NAME)");
     snprintf(args, sizeof args, "rm -rf %s", dir);
     assert_int_equal(system(args), 0);
 }

@@ -59,6 +59,23 @@ static void check_symmetric(const struct graph *g) {
         }
 }
 
+/* A METIS file loads with n nodes and 2 m directed edges, node 0's neighbours `first` (when
+ * given) in file order, and every edge both ways. */
+static void expect_metis(const char *path, uint32_t n, uint32_t m, const uint32_t *first,
+                         uint32_t nfirst) {
+    struct graph g;
+    struct ws_err e = {{0}};
+    assert_int_equal(graph_load(&g, path, &e), 0);
+    assert_int_equal(g.n, n);
+    assert_int_equal(g.m, 2 * m);
+    if (first) {
+        assert_int_equal(g.degree[0], nfirst);
+        for (uint32_t i = 0; i < nfirst; i++) assert_int_equal(g.dest[g.start[0] + i], first[i]);
+    }
+    check_symmetric(&g);
+    graph_free(&g);
+}
+
 static void test_metis_samples(void **state) {
     (void)state;
     const char *elt = WS_METIS_GRAPHS "/4elt.graph";
@@ -66,30 +83,12 @@ static void test_metis_samples(void **state) {
         print_message("%s: not installed (scripts/bootstrap.sh installs libmetis-doc)\n", elt);
         skip();
     }
-    struct graph g;
-    struct ws_err e = {{0}};
-    assert_int_equal(graph_load(&g, elt, &e), 0);
-    assert_int_equal(g.n, 7434);
-    assert_int_equal(g.m, 2 * 43031);
-    static const uint32_t first[] = {58, 741, 6772, 6773, 123, 60, 3544, 3545, 4916};
-    assert_int_equal(g.degree[0], 9);
-    for (unsigned i = 0; i < 9; i++) assert_int_equal(g.dest[g.start[0] + i], first[i]);
-    check_symmetric(&g);
-    graph_free(&g);
+    static const uint32_t elt_first[] = {58, 741, 6772, 6773, 123, 60, 3544, 3545, 4916};
+    expect_metis(elt, 7434, 43031, elt_first, 9);
     /* header "766 1314 010 2": two vertex weights per line before the neighbours */
-    assert_int_equal(graph_load(&g, WS_METIS_GRAPHS "/test.mgraph", &e), 0);
-    assert_int_equal(g.n, 766);
-    assert_int_equal(g.m, 2 * 1314);
-    static const uint32_t first2[] = {478, 388, 570, 1};
-    assert_int_equal(g.degree[0], 4);
-    for (unsigned i = 0; i < 4; i++) assert_int_equal(g.dest[g.start[0] + i], first2[i]);
-    check_symmetric(&g);
-    graph_free(&g);
-    assert_int_equal(graph_load(&g, WS_METIS_GRAPHS "/copter2.graph", &e), 0);
-    assert_int_equal(g.n, 55476);
-    assert_int_equal(g.m, 2 * 352238);
-    check_symmetric(&g);
-    graph_free(&g);
+    static const uint32_t mgraph_first[] = {478, 388, 570, 1};
+    expect_metis(WS_METIS_GRAPHS "/test.mgraph", 766, 1314, mgraph_first, 4);
+    expect_metis(WS_METIS_GRAPHS "/copter2.graph", 55476, 352238, NULL, 0);
 }
 
 static void test_snap_samples(void **state) {

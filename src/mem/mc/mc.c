@@ -58,8 +58,16 @@ const struct cfg_key mc_cfg_keys[] = {
 };
 const unsigned mc_cfg_nkeys = CFG_COUNT(mc_cfg_keys);
 
-static bool reads_table(const struct mc_policy *p, const struct cfg_key *t) {
+bool mc_policy_reads_table(const struct mc_policy *p, const struct cfg_key *t) {
     return t && (p->keys == t || p->family_keys == t || (p->warp_table && t == warp_table_keys));
+}
+
+void mc_table_readers(const struct cfg_key *t, char *buf, size_t n) {
+    buf[0] = '\0';
+    for (unsigned j = 0; j < mc_npolicies; j++)
+        if (mc_policy_reads_table(mc_policies[j], t))
+            snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? ", " : "",
+                     mc_policies[j]->name);
 }
 
 /* The keys of every policy key table that `sel` does not read, noted with the policies that do,
@@ -71,12 +79,10 @@ static int note_other_policy_keys(struct cfg *c, const struct mc_policy *sel, st
                                          p ? NULL : warp_table_keys};
         unsigned ns[3] = {p ? p->nfamily_keys : 0, p ? p->nkeys : 0, p ? 0 : warp_table_nkeys};
         for (int t = 0; t < 3; t++) {
-            if (!tabs[t] || reads_table(sel, tabs[t])) continue;
-            char text[600] = "read with mc.policy =";
-            for (unsigned j = 0, k = 0; j < mc_npolicies; j++)
-                if (reads_table(mc_policies[j], tabs[t]))
-                    snprintf(text + strlen(text), sizeof text - strlen(text), "%s %s",
-                             k++ ? "," : "", mc_policies[j]->name);
+            if (!tabs[t] || mc_policy_reads_table(sel, tabs[t])) continue;
+            char readers[512], text[600];
+            mc_table_readers(tabs[t], readers, sizeof readers);
+            snprintf(text, sizeof text, "read with mc.policy = %s", readers);
             for (unsigned k = 0; k < ns[t]; k++)
                 if (cfg_note_key(c, tabs[t][k].name, text, e) != 0) return -1;
         }
@@ -1475,6 +1481,12 @@ const struct mc_policy *const mc_policies[] = {
 };
 #undef MC_POLICY
 const unsigned mc_npolicies = sizeof mc_policies / sizeof mc_policies[0];
+
+const char *mc_policy_suggest(const char *name) {
+    struct cfg_suggest s = {.typed = name};
+    for (unsigned i = 0; i < mc_npolicies; i++) cfg_suggest_offer(&s, mc_policies[i]->name);
+    return s.best;
+}
 
 const struct mc_policy *mc_policy_find(const char *name) {
     for (unsigned i = 0; i < mc_npolicies; i++) {

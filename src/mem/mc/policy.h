@@ -94,6 +94,12 @@ enum { MC_NCLS = 4 }; /* candidate classes of the index */
 const struct mc_policy *mc_policy_find(const char *name);
 extern const struct mc_policy *const mc_policies[];
 extern const unsigned mc_npolicies;
+/* The registered name nearest to an unknown one, when it looks like a typo of it; else NULL. */
+const char *mc_policy_suggest(const char *name);
+/* Whether policy p reads the key table t (its own, its family's, or the warp tables' mc.wet.*). */
+bool mc_policy_reads_table(const struct mc_policy *p, const struct cfg_key *t);
+/* The names of the policies that read key table t, in registry order, ", "-separated, into buf. */
+void mc_table_readers(const struct cfg_key *t, char *buf, size_t n);
 
 /* ---- view accessors ---- */
 uint64_t mcv_now(const struct mc_view *v);
