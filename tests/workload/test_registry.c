@@ -41,7 +41,15 @@ static void test_errors(void **state) {
     tu_expect_workload_error("[workload]\nname = bfs\n[workload.bfs]\ndegree = 5\n",
                              "test.ini:4: workload.bfs.degree = 5 must be even");
     tu_expect_workload_error("[workload]\nname = bfs\n[workload.bfs]\ngraph = /no/such/graph.txt\n",
-                             "/no/such/graph.txt: cannot open");
+                             "test.ini:4: workload.bfs.graph = '/no/such/graph.txt': cannot "
+                             "open: No such file or directory");
+    /* the path a file names is reported at the key that named it */
+    tu_expect_workload_error("[workload]\nname = sssp\n[workload.graph]\npath = /no/such.mtx\n",
+                             "test.ini:4: workload.graph.path = '/no/such.mtx': cannot open");
+    tu_expect_workload_error("[workload]\nname = bfs\n[workload.graph]\npath = /tmp\n",
+                             "test.ini:4: workload.graph.path = '/tmp': is a folder");
+    tu_expect_workload_error("[workload]\nname = spmv\n[workload.spmv]\nmatrix = /no/m.mtx\n",
+                             "test.ini:4: workload.spmv.matrix = '/no/m.mtx': cannot open");
     tu_expect_workload_error("[workload]\nname = kmeans\n[workload.kmeans]\nfeatures = 0\n",
                              "test.ini:4:");
     /* A malformed graph file: its own file:line. */

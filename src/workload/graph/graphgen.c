@@ -2,10 +2,13 @@
  * graph_from_edges build the CSR, so a node's edges keep their creation order. */
 #include "workload/graph/graphgen.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/rng.h"
 #include "workload/graph/graphio.h"
@@ -147,11 +150,36 @@ static const struct cfg_key graph_keys[] = {
      "R-MAT quadrant (1,0) probability"},
 };
 
+int graph_cfg_load(struct graph *g, const struct cfg *c, const char *key, const char *path,
+                   struct ws_err *e) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int err = errno;
+        char where[600];
+        return ws_fail(e, "%s: %s = '%s': cannot open: %s", cfg_origin(c, key, where, sizeof where),
+                       key, path, strerror(err));
+    }
+    fclose(f);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char where[600];
+        return ws_fail(e, "%s: %s = '%s': is a folder, not a graph file",
+                       cfg_origin(c, key, where, sizeof where), key, path);
+    }
+    return graph_load(g, path, e);
+}
+
 int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_t seed,
                    struct ws_err *e) {
     memset(g, 0, sizeof *g);
     if (cfg_bind(c, "workload.graph", graph_keys, CFG_COUNT(graph_keys), gc, e)) return -1;
-    if (gc->path[0]) return graph_load(g, gc->path, e);
+    if (gc->path[0]) {
+        const char *key = "workload.graph.path";
+        char where[600];
+        if (gc->path_key && strcmp(cfg_origin(c, key, where, sizeof where), "default") == 0)
+            key = gc->path_key; /* the path is the workload's preset */
+        return graph_cfg_load(g, c, key, gc->path, e);
+    }
     char where[600];
     uint32_t n = (uint32_t)gc->nodes, d = (uint32_t)gc->degree, mw = (uint32_t)gc->max_weight;
     switch (gc->gen) {

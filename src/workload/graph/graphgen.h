@@ -36,6 +36,7 @@ enum graph_gen_kind { GRAPH_GEN_RODINIA, GRAPH_GEN_RMAT, GRAPH_GEN_UNIFORM, GRAP
  * and loads or generates the graph. */
 struct graph_cfg {
     char path[CFG_STR_MAX]; /* a file in any format graph_load reads; empty: generate */
+    const char *path_key;   /* the workload's own key the preset path came from (NULL: none) */
     int gen;                /* enum graph_gen_kind */
     int64_t nodes, degree, width, max_weight;
     double a, b, c;
@@ -47,4 +48,9 @@ void graph_cfg_defaults(struct graph_cfg *gc);
  * scale = ceil(log2(nodes)), edge factor = degree; uniform: nodes, degree; grid: width columns
  * (0: floor(sqrt(nodes))) and nodes / width rows. */
 int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_t seed,
+                   struct ws_err *e);
+/* graph_load() of the file config key `key` names: one that cannot be opened is reported where
+ * the key was set ("--set #1: workload.graph.path = 'x.mtx': cannot open: ..."), so the user
+ * sees which setting to fix; errors inside the file keep their file:line. */
+int graph_cfg_load(struct graph *g, const struct cfg *c, const char *key, const char *path,
                    struct ws_err *e);

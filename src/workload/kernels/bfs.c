@@ -230,6 +230,7 @@ struct workload *bfs_create(struct cfg *c, const struct workload_common *wc, str
     struct graph_cfg gc;
     graph_cfg_defaults(&gc);
     memcpy(gc.path, bc.graph, sizeof gc.path);
+    gc.path_key = "workload.bfs.graph";
     gc.nodes = bc.nodes;
     gc.degree = bc.degree;
     int rc = graph_cfg_make(&b->g, c, &gc, (uint64_t)wc->seed, e);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "workload/graph/graphgen.h"
 #include "workload/graph/graphio.h"
 #include "workload/kernels/kmodel.h"
 
@@ -244,10 +245,11 @@ static int random_matrix(struct graph *a, uint32_t dim, double p, struct ws_rng 
     return rc;
 }
 
-static int setup(struct spmv *s, struct spmv_cfg *sc, uint64_t seed, struct ws_err *e) {
+static int setup(struct spmv *s, const struct cfg *c, struct spmv_cfg *sc, uint64_t seed,
+                 struct ws_err *e) {
     struct ws_rng r;
     ws_rng_seed(&r, seed);
-    int rc = sc->matrix[0] ? graph_load(&s->a, sc->matrix, e)
+    int rc = sc->matrix[0] ? graph_cfg_load(&s->a, c, "workload.spmv.matrix", sc->matrix, e)
                            : random_matrix(&s->a, (uint32_t)sc->rows, sc->density / 100, &r, e);
     if (rc) return -1;
     struct graph *a = &s->a;
@@ -287,7 +289,7 @@ struct workload *spmv_create(struct cfg *c, const struct workload_common *wc, st
     if (km_wl_init(&s->kw, &spmv_vt, "spmv", e)) return free(s), NULL;
     s->kernel = sc.kernel;
     s->iters = (uint32_t)sc.iters;
-    int rc = setup(s, &sc, (uint64_t)wc->seed, e);
+    int rc = setup(s, c, &sc, (uint64_t)wc->seed, e);
     if (rc == 0)
         rc = sc.kernel ? km_prog_build(&s->prog, "spmv_csr_vector_kernel", 20, vector_code,
                                        CFG_COUNT(vector_code), e)
