@@ -67,7 +67,10 @@ static void expect_error(const char *text, const char *msg) {
 static void test_load_errors(void **state) {
     (void)state;
     expect_error("abc\n", "1: expected the node count (an integer), found 'abc'");
-    expect_error("0\n", "1: the node count = 0 is out of range [1, 2147483647]");
+    expect_error("0\n", "1: the node count = 0 is out of range [1, 268435456]");
+    /* a header announcing 2^31 nodes is refused before anything is allocated for them */
+    expect_error("2147483647\n0 1\n",
+                 "1: the node count = 2147483647 is out of range [1, 268435456]");
     expect_error("2\n0 1\n1 x\n", "3: expected the edge count of node 1 (an integer), found 'x'");
     expect_error("2\n0 1\n1 -1\n",
                  "3: the edge count of node 1 = -1 is out of range [0, 2147483647]");

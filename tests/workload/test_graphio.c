@@ -228,6 +228,11 @@ static void test_errors(void **state) {
     expect_error(mtx, "t.mtx", MM "3 3 1\n1 1 1.0\n2 2 1.0\n",
                  "4: unexpected entry after the 1 entries the size line (line 2) announces");
     expect_error(mtx, "t.mtx", MM "3 3\n", "2: missing the entry count");
+    /* 2^31 rows and one entry: refused at the size line, not 16 GB of CSR arrays later */
+    expect_error(mtx, "t.mtx", MM "2147483647 2 1\n1 1 1.0\n",
+                 "2: the row count = 2147483647 is out of range [1, 268435456]");
+    expect_error(metis, "t.graph", "268435457 0\n",
+                 "1: the vertex count = 268435457 is out of range [1, 268435456]");
     expect_error(mtx, "t.mtx", "%%MatrixMarket matrix array real general\n3 3\n",
                  "1: format 'array' is not supported (coordinate only)");
     expect_error(mtx, "t.mtx", "%%MatrixMarket matrix coordinate complex general\n",

@@ -73,7 +73,7 @@ static int next_int(struct toks *t, const char *what, int64_t min, int64_t max, 
 static int load(struct graph *g, struct toks *t, uint32_t **node_line, struct ws_err *e) {
     const char *path = ws_lines_path(t->l);
     int64_t v, w;
-    if (next_int(t, "the node count", 1, INT32_MAX, &v, e)) return -1;
+    if (next_int(t, "the node count", 1, GRAPH_MAX_NODES, &v, e)) return -1;
     g->n = g->ncols = (uint32_t)v;
     g->weighted = true;
     g->start = malloc(g->n * sizeof *g->start);

@@ -8,6 +8,11 @@
 
 #include "base/err.h"
 
+/* The most nodes (rows, columns) a graph may have, as the generators' workload.graph.nodes: a
+ * header may announce up to 2^31 of them in a few bytes, and the CSR arrays of that many (built
+ * whatever the file's entries) would take 16 GB before any workload array. */
+#define GRAPH_MAX_NODES (1LL << 28)
+
 struct graph {
     uint32_t n;       /* nodes (matrix rows) */
     uint32_t ncols;   /* matrix columns: n for every graph; an .mtx matrix may be rectangular */

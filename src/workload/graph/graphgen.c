@@ -134,7 +134,7 @@ static const struct cfg_key graph_keys[] = {
      "extension, else by content); empty: generate one"},
     {"workload.graph.gen", CFG_ENUM, GO(gen), NULL, 0, 0, gen_names, "",
      "generator when no file is given: rodinia (graphgen), rmat, uniform, grid"},
-    {"workload.graph.nodes", CFG_INT, GO(nodes), NULL, 2, 1 << 28, NULL, "nodes",
+    {"workload.graph.nodes", CFG_INT, GO(nodes), NULL, 2, GRAPH_MAX_NODES, NULL, "nodes",
      "nodes of the generated graph (R-MAT: rounded up to a power of two; grid: rows x width)"},
     {"workload.graph.degree", CFG_INT, GO(degree), NULL, 1, 256, NULL, "edges",
      "average out-degree of the generated graph (rodinia: even; R-MAT: the edge factor)"},

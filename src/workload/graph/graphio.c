@@ -206,8 +206,8 @@ static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, str
     long size_line = ws_lines_lineno(l);
     long long rows, cols, nnz;
     const char *p = s;
-    if (next_int(&p, l, "the row count", 1, INT32_MAX, &rows, e) ||
-        next_int(&p, l, "the column count", 1, INT32_MAX, &cols, e) ||
+    if (next_int(&p, l, "the row count", 1, GRAPH_MAX_NODES, &rows, e) ||
+        next_int(&p, l, "the column count", 1, GRAPH_MAX_NODES, &cols, e) ||
         next_int(&p, l, "the entry count", 0, INT32_MAX, &nnz, e) ||
         extra_tokens(p, l, "the size line", e))
         return -1;
@@ -354,8 +354,9 @@ static int snap_load(struct graph *g, struct ws_lines *l, struct estream *es, st
         uint32_t u, v;
         if (!idmap_get(ids, (uint64_t)a, &u) || !idmap_get(ids, (uint64_t)b, &v))
             return ws_fail(e, "%s:%ld: out of memory", path, ws_lines_lineno(l));
-        if (ids->n > INT32_MAX)
-            return ws_fail(e, "%s:%ld: more than %d nodes", path, ws_lines_lineno(l), INT32_MAX);
+        if (ids->n > GRAPH_MAX_NODES)
+            return ws_fail(e, "%s:%ld: more than %lld nodes", path, ws_lines_lineno(l),
+                           GRAPH_MAX_NODES);
         if (es_add(es, u, v, (uint32_t)w, 0, path, e)) return -1;
     }
     if (ws_lines_failed(l)) return -1;
@@ -391,7 +392,7 @@ static int metis_load(struct graph *g, struct ws_lines *l, struct estream *es, s
     long hline = ws_lines_lineno(l);
     const char *p = s;
     long long n, m, fmt = 0, ncon = 0;
-    if (next_int(&p, l, "the vertex count", 1, INT32_MAX, &n, e) ||
+    if (next_int(&p, l, "the vertex count", 1, GRAPH_MAX_NODES, &n, e) ||
         next_int(&p, l, "the edge count", 0, INT32_MAX / 2, &m, e))
         return -1;
     size_t len;
