@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD:-build-fuzz}
 shared=${WS_SHARED_DATA:-../shared/data}
-targets="fuzz_traceg fuzz_kernelslist fuzz_import fuzz_memtrace fuzz_graph fuzz_config"
+targets="fuzz_traceg fuzz_kernelslist fuzz_import fuzz_memtrace fuzz_graph fuzz_config fuzz_usimm_cfg
+    fuzz_recipe"
 
 cmake -S . -B "$build" -DWS_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     >/dev/null
@@ -37,6 +38,16 @@ add_seeds "$build/corpus/fuzz_kernelslist" -name 'kernelslist.g'
 # The Accel-Sim log's option block is what the importer reads; the rest of the log is its run.
 log="$shared/traces/accelsim/microgpusim-vectoradd-100-32/accelsim_log.txt"
 [ -f "$log" ] && head -c 65536 "$log" >"$build/corpus/fuzz_import/accelsim_log.txt"
+# Every experiment recipe; USIMM's own 1- and 4-channel configurations, each with the chip file
+# it selects for one trace (input: cores byte, .cfg, a 0 byte, .vi; see fuzz/fuzz_usimm_cfg.c).
+cp experiments/*.ini "$build/corpus/fuzz_recipe/"
+u="$shared/traces/usimm/usimm-v1.3-config"
+for pair in 1channel.cfg:1Gb_x4.vi 4channel.cfg:1Gb_x16.vi; do
+    if [ -f "$u/${pair%%:*}" ] && [ -f "$u/${pair#*:}" ]; then
+        { printf '\000'; cat "$u/${pair%%:*}"; printf '\000'; cat "$u/${pair#*:}"; } \
+            >"$build/corpus/fuzz_usimm_cfg/${pair%%:*}"
+    fi
+done
 
 status=0
 for t in $targets; do

@@ -538,6 +538,32 @@ static void append_clean(char *dst, size_t n, const char *v) {
     dst[len] = '\0';
 }
 
+static int by_name_then_id(const void *a, const void *b) {
+    const struct rcp_job *x = *(const struct rcp_job *const *)a,
+                         *y = *(const struct rcp_job *const *)b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* Two jobs may not share a name (it names their result files). Sorted by name, so that a large
+ * matrix is checked in n log n, not by comparing every pair; the pair reported is the one a scan
+ * in id order meets first: the lowest id that repeats an earlier name, and that earlier job. */
+static int dup_names(const struct recipe *r, struct rcp_job *js, long total, struct ws_err *e) {
+    const struct rcp_job **o = malloc((size_t)total * sizeof *o);
+    if (!o) return ws_fail(e, "out of memory");
+    for (long i = 0; i < total; i++) o[i] = &js[i];
+    qsort(o, (size_t)total, sizeof *o, by_name_then_id);
+    const struct rcp_job *first = NULL, *second = NULL;
+    for (long i = 1; i < total; i++)
+        if (!strcmp(o[i - 1]->name, o[i]->name) && (i < 2 || strcmp(o[i - 2]->name, o[i]->name)) &&
+            (!second || o[i]->id < second->id))
+            first = o[i - 1], second = o[i]; /* a name's two lowest ids */
+    free(o);
+    if (!second) return 0;
+    return ws_fail(e, "%s: jobs %d and %d would both be named '%s'", r->path, first->id, second->id,
+                   first->name);
+}
+
 int recipe_expand(const struct recipe *r, struct rcp_job **jobs, int *n, struct ws_err *e) {
     long total = 1;
     for (int a = 0; a < r->naxes; a++) total *= r->axes[a].n;
@@ -557,13 +583,10 @@ int recipe_expand(const struct recipe *r, struct rcp_job **jobs, int *n, struct 
             append_clean(j->name, sizeof j->name, r->axes[a].values[j->vi[a]]);
         }
         if (!j->name[0]) append_clean(j->name, sizeof j->name, r->workload);
-        for (long k = 0; k < id; k++)
-            if (!strcmp(js[k].name, j->name)) {
-                ws_fail(e, "%s: jobs %ld and %ld would both be named '%s'", r->path, k, id,
-                        j->name);
-                free(js);
-                return -1;
-            }
+    }
+    if (dup_names(r, js, total, e)) {
+        free(js);
+        return -1;
     }
     *jobs = js;
     *n = (int)total;

@@ -140,8 +140,62 @@ static void test_bad_recipes(void **state) {
     }
 }
 
+/* Axis values are cleaned into file names, so two values can name the same job; the pair named
+ * is the first a scan in id order meets. */
+static void expect_dup(const char *values, const char *msg) {
+    static struct recipe r;
+    char text[512];
+    snprintf(text, sizeof text, "[axes]\nworkload = bfs\ngpu.max_insts = %s\n", values);
+    struct ws_err e = {{0}};
+    if (recipe_load(&r, "dup.ini", text, &e) != 0) fail_msg("%s", e.msg);
+    struct rcp_job *jobs = NULL;
+    int n = 0;
+    assert_int_equal(recipe_expand(&r, &jobs, &n, &e), -1);
+    assert_string_equal(e.msg, msg);
+}
+
+static void test_duplicate_names(void **state) {
+    (void)state;
+    expect_dup("1-0, 2_0, 1_0, 2-0", "dup.ini: jobs 0 and 2 would both be named 'bfs_1-0'");
+    expect_dup("2_0, 1_0, 1-0, 2-0", "dup.ini: jobs 1 and 2 would both be named 'bfs_1-0'");
+    expect_dup("a, b, c, a+b, a b, a_b", "dup.ini: jobs 4 and 5 would both be named 'bfs_a-b'");
+}
+
+/* The largest matrix a recipe may have (100,000 jobs) expands with distinct names; one more job
+ * is refused. (Names were once checked pairwise: 5 * 10^9 comparisons at this size.) */
+static void test_large_matrix(void **state) {
+    (void)state;
+    static struct recipe r;
+    char text[4096] = "[axes]\nworkload = bfs\n";
+    const char *keys[] = {"gpu.a", "gpu.b", "gpu.c", "gpu.d", "gpu.e"};
+    const int sizes[] = {10, 10, 10, 10, 10};
+    for (int k = 0; k < 5; k++) {
+        size_t len = strlen(text);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s = ", keys[k]);
+        for (int v = 0; v < sizes[k]; v++)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%s%d", v ? ", " : "", v);
+        snprintf(text + len, sizeof text - len, "\n");
+    }
+    struct ws_err e = {{0}};
+    if (recipe_load(&r, "big.ini", text, &e) != 0) fail_msg("%s", e.msg);
+    struct rcp_job *jobs = NULL;
+    int n = 0;
+    if (recipe_expand(&r, &jobs, &n, &e) != 0) fail_msg("%s", e.msg);
+    assert_int_equal(n, 100000);
+    assert_string_equal(jobs[0].name, "bfs_0_0_0_0_0");
+    assert_string_equal(jobs[99999].name, "bfs_9_9_9_9_9");
+    assert_string_equal(jobs[12345].name, "bfs_1_2_3_4_5");
+    free(jobs);
+    strcat(text, "gpu.f = 0, 1\n");
+    if (recipe_load(&r, "big.ini", text, &e) != 0) fail_msg("%s", e.msg);
+    assert_int_equal(recipe_expand(&r, &jobs, &n, &e), -1);
+    assert_string_equal(e.msg, "big.ini: 200000 jobs; at most 100000");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_duplicate_names),
+        cmocka_unit_test(test_large_matrix),
         cmocka_unit_test(test_expand),
         cmocka_unit_test(test_bad_recipes),
     };
