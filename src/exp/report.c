@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,10 +81,26 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
         for (int m = 0; m < t->nm; m++) t->val[j * t->nm + m] = t->norm[j * t->nm + m] = NAN;
         char path[4096];
         snprintf(path, sizeof path, "%s/results/%s.json", dir, jobs[j].name);
-        json_t *root = json_load_file(path, 0, NULL);
+        struct stat st;
+        if (stat(path, &st) != 0) continue; /* not run yet, or failed: the report says how many */
+        /* Results are renamed into place whole, so one that exists and does not parse was damaged
+         * afterwards: say so instead of leaving the job out without a word. */
+        json_error_t je;
+        json_t *root = json_load_file(path, 0, &je);
         if (!root || !json_is_object(json_object_get(root, "stats"))) {
+            if (root)
+                ws_fail(e,
+                        "%s: not a warpsim result (no \"stats\" object); run the job again "
+                        "(warpsim sweep --resume) or delete the file",
+                        path);
+            else
+                ws_fail(e,
+                        "%s:%d:%d: not a warpsim result (%s); run the job again (warpsim "
+                        "sweep --resume) or delete the file",
+                        path, je.line, je.column, je.text);
             json_decref(root);
-            continue;
+            free(lclass);
+            return -1;
         }
         t->have[j] = true;
         snprintf(lclass[j], sizeof lclass[j], "%s",

@@ -178,6 +178,33 @@ static void test_tables(void **state) {
     free(text);
     rpt_free(&tn);
     rpt_free(&t);
+    /* a result that exists but does not parse (damaged after the run) is an error naming it and
+     * where it breaks, not a job silently left out; so is one without its stats */
+    snprintf(path, sizeof path, "%s/results/frfcfs_bfs.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"load_class\": \"MOA\",\n \"stats\": {\"gpu\": ", f);
+    fclose(f);
+    struct rpt_table t3;
+    assert_int_equal(rpt_load(&t3, &r, jobs, n, dir, &e), -1);
+    snprintf(want, sizeof want, "%s:2:18: not a warpsim result (", path);
+    assert_memory_equal(e.msg, want, strlen(want));
+    assert_non_null(
+        strstr(e.msg, "); run the job again (warpsim sweep --resume) or delete the file"));
+    rpt_free(&t3);
+    put_result(dir, "frfcfs_bfs", 40, 20);
+    snprintf(path, sizeof path, "%s/results/frfcfs_mm3.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"load_class\": \"MOA\"}\n", f);
+    fclose(f);
+    assert_int_equal(rpt_load(&t3, &r, jobs, n, dir, &e), -1);
+    snprintf(want, sizeof want,
+             "%s: not a warpsim result (no \"stats\" object); run the job again (warpsim sweep "
+             "--resume) or delete the file",
+             path);
+    assert_string_equal(e.msg, want);
+    rpt_free(&t3);
     free(jobs);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
