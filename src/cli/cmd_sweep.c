@@ -361,7 +361,13 @@ static int build_argv(struct sweep *sw, int j, char ***argv_out) {
 static json_t *old_commands(const char *dir) {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/jobs.json", dir);
-    json_t *root = json_load_file(path, 0, NULL), *map = json_object();
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je), *map = json_object();
+    if (!root && access(path, F_OK) == 0)
+        fprintf(stderr,
+                "warpsim: %s:%d:%d: %s; without it the results there cannot be matched to their "
+                "commands, so every job runs again\n",
+                path, je.line, je.column, je.text);
     json_t *jobs = json_object_get(root, "jobs"), *o;
     size_t i;
     json_array_foreach(jobs, i, o) {
@@ -392,7 +398,13 @@ static int follow(const char *dir, bool collect) {
     json_t *root = json_load_file(path, 0, &je);
     json_t *jobs = json_object_get(root, "jobs");
     if (!json_is_array(jobs)) {
-        fprintf(stderr, "warpsim: %s: not a sweep folder (%s)\n", dir, root ? "no jobs" : je.text);
+        if (access(path, F_OK) != 0)
+            fprintf(stderr, "warpsim: %s: not a sweep folder (no jobs.json)\n", dir);
+        else if (!root)
+            fprintf(stderr, "warpsim: %s:%d:%d: %s (the sweep's job list is damaged)\n", path,
+                    je.line, je.column, je.text);
+        else
+            fprintf(stderr, "warpsim: %s: no \"jobs\" list (not a sweep's job list)\n", path);
         json_decref(root);
         return WS_EXIT_INPUT;
     }

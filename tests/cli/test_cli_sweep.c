@@ -400,8 +400,46 @@ static void test_report_not_a_sweep(void **state) {
     assert_int_equal(system(args), 0);
 }
 
+/* `sweep --status DIR` on a folder whose jobs.json is missing, damaged or not a job list says
+ * which, with the line and column where it breaks (exit 1). */
+static void test_status_damaged_jobs(void **state) {
+    (void)state;
+    const char *file = tu_tmpfile("status-none.txt", "x\n");
+    char dir[600], args[2048], want[2048], *out = NULL;
+    snprintf(dir, sizeof dir, "%s.d", file);
+    snprintf(args, sizeof args, "rm -rf %s && mkdir %s", dir, dir);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "sweep --status %s", dir);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s: not a sweep folder (no jobs.json)\n", dir);
+    assert_string_equal(out, want);
+    free(out);
+    char path[700];
+    snprintf(path, sizeof path, "%s/jobs.json", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"jobs\": [\n  {\"name\": \"a\",", f);
+    fclose(f);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s:2:15: ", path);
+    assert_memory_equal(out, want, strlen(want));
+    assert_non_null(strstr(out, " (the sweep's job list is damaged)\n"));
+    free(out);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"title\": \"x\"}\n", f);
+    fclose(f);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s: no \"jobs\" list (not a sweep's job list)\n", path);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status_damaged_jobs),
         cmocka_unit_test(test_bad_recipe_before_jobs),
         cmocka_unit_test(test_shipped_recipes),
         cmocka_unit_test(test_failed_job_recorded),
