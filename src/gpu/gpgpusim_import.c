@@ -3,6 +3,7 @@
 #include "gpu/gpgpusim_import.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -526,7 +527,7 @@ int gs_opts_load_string(struct gs_opts *o, const char *name, const char *text, s
 
 int gs_opts_load(struct gs_opts *o, const char *path, struct ws_err *e) {
     FILE *f = fopen(path, "rb");
-    if (!f) return ws_fail(e, "%s: cannot open", path);
+    if (!f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) abort();

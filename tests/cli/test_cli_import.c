@@ -191,6 +191,13 @@ static void test_import_malformed(void **state) {
     assert_non_null(strstr(out, "the configuration lacks -gpgpu_n_mem"));
     assert_false(tu_file_exists(ini));
     free(out);
+    /* a file that is not there: the reason, as every reader gives it */
+    snprintf(args, sizeof args, "config import %s.none -o %s", g, ini);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s.none: cannot open: No such file or directory\n", g);
+    assert_string_equal(out, want);
+    assert_false(tu_file_exists(ini));
+    free(out);
 }
 
 int main(void) {
