@@ -151,7 +151,7 @@ static void test_tables(void **state) {
     assert_int_equal(recipe_load(&r2, "r.ini", bad, &e), 0);
     struct rpt_table t2;
     assert_int_equal(rpt_load(&t2, &r2, jobs, n, dir, &e), -1);
-    char want[1024];
+    char want[2048]; /* a path (up to 1024) and a message */
     snprintf(want, sizeof want,
              "r.ini:15: [metric x]: path 'stats.gpu.nope' is not in %s/results/fcfs_mm3.json", dir);
     assert_string_equal(e.msg, want);
