@@ -128,7 +128,8 @@ struct ini_src {
     FILE *f;          /* when reading a file */
     const char *text; /* when reading a string */
     long *line;
-    char *buf; /* the current physical line */
+    struct cfg_ini_pos *pos; /* optional: what the handler may want to know of the line */
+    char *buf;               /* the current physical line */
     size_t cap;
     long too_long; /* -1: out of memory */
 };
@@ -168,6 +169,11 @@ static char *reader(char *str, int num, void *stream) {
         got = (ssize_t)n;
     }
     ++*x->line;
+    if (x->pos) {
+        size_t b = strspn(x->buf, " \t");
+        x->pos->indented = b > 0;
+        if (x->buf[b] == '[') x->pos->sections++;
+    }
     size_t n = (size_t)got;
     while (n > 0 && (x->buf[n - 1] == '\n' || x->buf[n - 1] == '\r')) n--;
     x->buf[n] = '\0';
@@ -182,7 +188,12 @@ static char *reader(char *str, int num, void *stream) {
 
 int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handler_fn handler,
                   void *user) {
-    struct ini_src x = {.text = text, .line = line};
+    return cfg_ini_parse_ex(path, text, line, NULL, handler, user);
+}
+
+int cfg_ini_parse_ex(const char *path, const char *text, long *line, struct cfg_ini_pos *pos,
+                     cfg_ini_handler_fn handler, void *user) {
+    struct ini_src x = {.text = text, .line = line, .pos = pos};
     *line = 0;
     if (!text && !(x.f = fopen(path, "r"))) return -1;
     int rc = ini_parse_stream(reader, &x, handler, user);
@@ -211,6 +222,9 @@ struct ini_ctx {
     struct cfg *c;
     const char *name;
     long line;
+    struct cfg_ini_pos pos;
+    char prev[512]; /* the key of the last line, its line and the section headers before it */
+    long prev_line, prev_sections;
     int failed;
     struct ws_err *e;
 };
@@ -225,6 +239,18 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
         return 0;
     }
     snprintf(key, sizeof key, "%s.%s", section, name);
+    if (x->pos.indented && x->pos.sections == x->prev_sections && !strcmp(key, x->prev)) {
+        /* inih's multi-line value: the line would replace the value of the key above it */
+        ws_fail(x->e,
+                "%s:%ld: this indented line continues the value of %s (line %ld); a value is one "
+                "line: remove the indentation",
+                x->name, x->line, key, x->prev_line);
+        x->failed = 1;
+        return 0;
+    }
+    snprintf(x->prev, sizeof x->prev, "%s", key);
+    x->prev_line = x->line;
+    x->prev_sections = x->pos.sections;
     if (cfg_set(x->c, key, value, x->name, x->line, x->e) != 0) {
         x->failed = 1;
         return 0;
@@ -239,12 +265,12 @@ static int finish_parse(struct ini_ctx *x, int rc) {
 
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {
     struct ini_ctx x = {.c = c, .name = path, .e = e};
-    return finish_parse(&x, cfg_ini_parse(path, NULL, &x.line, cfg_ini_handler, &x));
+    return finish_parse(&x, cfg_ini_parse_ex(path, NULL, &x.line, &x.pos, cfg_ini_handler, &x));
 }
 
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e) {
     struct ini_ctx x = {.c = c, .name = name, .e = e};
-    return finish_parse(&x, cfg_ini_parse(name, text, &x.line, cfg_ini_handler, &x));
+    return finish_parse(&x, cfg_ini_parse_ex(name, text, &x.line, &x.pos, cfg_ini_handler, &x));
 }
 
 const char *cfg_raw(const struct cfg *c, const char *key) {

@@ -49,6 +49,15 @@ typedef int (*cfg_ini_handler_fn)(void *user, const char *section, const char *n
                                   const char *value);
 int cfg_ini_parse(const char *path, const char *text, long *line, cfg_ini_handler_fn handler,
                   void *user);
+/* The same, also describing in *pos (when not NULL) the line the handler sees: whether it starts
+ * with a blank (inih passes such a line after a key as more of that key's value) and how many
+ * section headers came before it (a header ends that). */
+struct cfg_ini_pos {
+    bool indented;
+    long sections;
+};
+int cfg_ini_parse_ex(const char *path, const char *text, long *line, struct cfg_ini_pos *pos,
+                     cfg_ini_handler_fn handler, void *user);
 /* The "file:line: ..." message for a cfg_ini_parse() result other than 0 (returns -1; 0 for 0);
  * `line` is the *line it left. */
 int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e);

@@ -150,9 +150,28 @@ static void test_set_overrides_ini(void **state) {
     cfg_destroy(c);
 }
 
+/* An indented line after a key is inih's continuation of that key's value: refused with both
+ * lines, instead of the line silently replacing the value. An indented key after a section
+ * header, or the same key indented under a new header, is a key as any other. */
+static void test_indented_lines(void **state) {
+    (void)state;
+    struct obj o = {0};
+    struct ws_err e = {{0}};
+    assert_int_equal(bind("[b]\ns = one\n  two\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:3: this indented line continues the value of b.s (line 2); "
+                               "a value is one line: remove the indentation");
+    assert_int_equal(bind("[a]\nn = 3\n\n; a comment\n  x = 1\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:5: this indented line continues the value of a.n (line 2); "
+                               "a value is one line: remove the indentation");
+    assert_int_equal(bind("[a]\n  n = 3\n[b]\ns = w\n[b]\n  s = v\n", &o, &e, NULL), 0);
+    assert_int_equal(o.n, 3);
+    assert_string_equal(o.s, "v");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_values),
+        cmocka_unit_test(test_indented_lines),
         cmocka_unit_test(test_errors_name_file_and_line),
         cmocka_unit_test(test_long_lines),
         cmocka_unit_test(test_suggest),
