@@ -1,9 +1,8 @@
 /* libFuzzer target: an experiment recipe (`warpsim sweep RECIPE`) parsed, checked and expanded
  * into its jobs, and each job's run settings formed, as the sweep does before starting any run.
  * Any input must end in a clean "file:line:" error or a list of jobs. */
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "exp/recipe.h"
 

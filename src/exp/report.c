@@ -88,16 +88,15 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
         json_error_t je;
         json_t *root = json_load_file(path, 0, &je);
         if (!root || !json_is_object(json_object_get(root, "stats"))) {
-            if (root)
-                ws_fail(e,
-                        "%s: not a warpsim result (no \"stats\" object); run the job again "
-                        "(warpsim sweep --resume) or delete the file",
-                        path);
-            else
-                ws_fail(e,
-                        "%s:%d:%d: not a warpsim result (%s); run the job again (warpsim "
-                        "sweep --resume) or delete the file",
-                        path, je.line, je.column, je.text);
+            char at[64] = "", why[200] = "no \"stats\" object";
+            if (!root) {
+                snprintf(at, sizeof at, ":%d:%d", je.line, je.column);
+                snprintf(why, sizeof why, "%s", je.text);
+            }
+            ws_fail(e,
+                    "%s%s: not a warpsim result (%s); run the job again (warpsim sweep --resume) "
+                    "or delete the file",
+                    path, at, why);
             json_decref(root);
             free(lclass);
             return -1;

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -152,19 +151,13 @@ static const struct cfg_key graph_keys[] = {
 
 int graph_cfg_load(struct graph *g, const struct cfg *c, const char *key, const char *path,
                    struct ws_err *e) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        int err = errno;
-        char where[600];
-        return ws_fail(e, "%s: %s = '%s': cannot open: %s", cfg_origin(c, key, where, sizeof where),
-                       key, path, strerror(err));
-    }
-    fclose(f);
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    bool missing = stat(path, &st) != 0;
+    if (missing || S_ISDIR(st.st_mode)) {
         char where[600];
-        return ws_fail(e, "%s: %s = '%s': is a folder, not a graph file",
-                       cfg_origin(c, key, where, sizeof where), key, path);
+        return ws_fail(e, "%s: %s = '%s': %s%s", cfg_origin(c, key, where, sizeof where), key, path,
+                       missing ? "cannot open: " : "is a folder, not a graph file",
+                       missing ? strerror(errno) : "");
     }
     return graph_load(g, path, e);
 }
@@ -175,9 +168,7 @@ int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_
     if (cfg_bind(c, "workload.graph", graph_keys, CFG_COUNT(graph_keys), gc, e)) return -1;
     if (gc->path[0]) {
         const char *key = "workload.graph.path";
-        char where[600];
-        if (gc->path_key && strcmp(cfg_origin(c, key, where, sizeof where), "default") == 0)
-            key = gc->path_key; /* the path is the workload's preset */
+        if (gc->path_key && !cfg_raw(c, key)) key = gc->path_key; /* the workload's preset */
         return graph_cfg_load(g, c, key, gc->path, e);
     }
     char where[600];
