@@ -29,6 +29,7 @@ bench: build
 	./$(BUILD)/bench_dram
 	./$(BUILD)/bench_gpu
 	./$(BUILD)/bench_trace $(BUILD)
+	./$(BUILD)/bench_workloads
 
 sanitize:
 	$(MAKE) test BUILD=build-asan CTEST_ARGS="-E _e2e" CMAKE_FLAGS="-DWS_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER=clang"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/fileio.h"
@@ -103,7 +104,8 @@ static void print_hist_line(FILE *out, const char *label, const struct ws_hist *
             (unsigned long long)ws_hist_percentile(h, 95), (unsigned long long)h->max);
 }
 
-static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
+static void print_summary(const struct gpu *g, const struct cfg *c, const struct workload *w,
+                          FILE *out) {
     const struct gpu_summary *s = gpu_summary(g);
     char o1[64];
     (void)o1;
@@ -157,6 +159,13 @@ static void print_summary(const struct gpu *g, const struct cfg *c, FILE *out) {
             "  speed                      %.3f M warp instructions/s, %.0f k cycles/s "
             "(%.2f s)\n",
             s->warp_insts_per_s / 1e6, s->cycles_per_s / 1e3, s->host_seconds);
+    /* host memory: the model's arrays are real data; the simulator's own state is bounded */
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    uint64_t dev = workload_device_bytes(w);
+    fprintf(out, "  host memory                peak RSS %.0f MB", (double)ru.ru_maxrss / 1024);
+    if (dev) fprintf(out, "; the model's device arrays %.0f MB", (double)dev / (1 << 20));
+    fputc('\n', out);
 }
 
 int cmd_run(int argc, char **argv) {
@@ -189,7 +198,7 @@ int cmd_run(int argc, char **argv) {
         goto out;
     }
     if (gpu_register_stats(g, &reg, &e) != 0) goto out;
-    if (!o.quiet) print_summary(g, c, stdout);
+    if (!o.quiet) print_summary(g, c, w, stdout);
     if (o.common.out_path) {
         const struct gpu_summary *s = gpu_summary(g);
         root = json_object();

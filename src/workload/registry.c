@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "base/bits.h"
+#include "workload/kernels/kmodel.h"
 #include "workload/workload.h"
 
 #define WL_KERNEL(n, suite, cls, desc)                                                             \
@@ -65,6 +66,10 @@ struct workload *workload_create(struct cfg *c, struct ws_err *e) {
         return NULL;
     }
     return wi->create(c, &wc, e);
+}
+
+uint64_t workload_device_bytes(const struct workload *w) {
+    return km_wl_device_bytes(w);
 }
 
 int workload_count(struct workload *w, struct wl_count *cnt, struct ws_err *e) {

@@ -117,6 +117,10 @@ const char *workload_suggest(const char *name);
 /* Creates the workload named by workload.name (binding its keys). */
 struct workload *workload_create(struct cfg *c, struct ws_err *e);
 
+/* Bytes a built-in kernel model has cudaMalloc'd (its device arrays, each backed by host memory
+ * the model reads and writes); 0 for a trace, which holds no data. */
+uint64_t workload_device_bytes(const struct workload *w);
+
 /* Totals of a whole workload generated without any timing: next_kernel, then every CTA in order,
  * each warp run to its EXIT, cta_end (tests, instruction counts, generation speed). */
 struct wl_count {

@@ -150,11 +150,36 @@ static void test_seed(void **state) {
     assert_true(c3.thread_insts != c1.thread_insts);
 }
 
+/* Device arrays: the sum of a model's cudaMalloc sizes, grown by allocations made at a launch;
+ * a trace holds no data. */
+static void test_device_bytes(void **state) {
+    (void)state;
+    struct workload *w = tu_workload("[workload]\nname = vecadd\n[workload.vecadd]\nn = 5000\n");
+    assert_int_equal(workload_device_bytes(w), 3 * 5000 * 4); /* d_A, d_B, d_C */
+    w->vt->destroy(w);
+    w = tu_workload("[workload]\nname = atax\n[workload.atax]\nnx = 512\nny = 256\n");
+    assert_int_equal(workload_device_bytes(w), 4 * (512 * 256 + 256 + 256 + 512)); /* A x y tmp */
+    w->vt->destroy(w);
+    /* streamcluster allocates work_mem_d at every pgain call (8 points, 4 dimensions, 2 calls) */
+    w = tu_workload("[workload]\nname = streamcluster\n[workload.streamcluster]\npoints = 8\n"
+                    "dim = 4\ncalls = 2\ncenters = 2\n");
+    assert_int_equal(workload_device_bytes(w), 0);
+    struct wl_count c;
+    struct ws_err e = {{0}};
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_true(workload_device_bytes(w) >
+                4 * 8 * 4 + 32 * 8); /* coordinates and points at least */
+    w->vt->destroy(w);
+    w = tu_workload("[workload]\nname = trace\n[workload.trace]\npath = " WS_SHARED_DATA
+                    "/traces/accelsim/microgpusim-vectoradd-100-32\n");
+    assert_int_equal(workload_device_bytes(w), 0);
+    w->vt->destroy(w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_table),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_scrambled_driver),
+        cmocka_unit_test(test_device_bytes), cmocka_unit_test(test_table),
+        cmocka_unit_test(test_errors),       cmocka_unit_test(test_scrambled_driver),
         cmocka_unit_test(test_seed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -837,6 +837,12 @@ void km_wl_cta_end(struct workload *w, uint64_t cta, struct wl_warp **warps) {
     km_run_cta_end(((struct km_workload *)w)->run, cta, warps);
 }
 
+uint64_t km_wl_device_bytes(const struct workload *w) {
+    if (w->vt->cta_start != km_wl_cta_start) return 0;
+    const struct km_workload *kw = (const struct km_workload *)w;
+    return kw->dm ? devmem_bytes(kw->dm) : 0;
+}
+
 void km_copy_add(struct wl_copy *list, uint32_t *n, uint32_t cap, uint64_t addr, uint64_t bytes) {
     WS_ASSERT(*n < cap, "too many copies before one launch");
     list[(*n)++] = (struct wl_copy){addr, bytes};

@@ -219,6 +219,9 @@ void km_wl_fini(struct km_workload *kw);
 int km_wl_cta_start(struct workload *w, uint64_t cta, struct wl_warp **warps, struct ws_err *e);
 int km_wl_warp_next(struct workload *w, struct wl_warp *wp, struct inst *in, struct ws_err *e);
 void km_wl_cta_end(struct workload *w, uint64_t cta, struct wl_warp **warps);
+/* Bytes cudaMalloc'd, when w is a kernel model (every one starts its CTAs with km_wl_cta_start);
+ * 0 otherwise. */
+uint64_t km_wl_device_bytes(const struct workload *w);
 
 /* Appends the HtoD copy [addr, addr + bytes) to a list of at most cap entries. */
 void km_copy_add(struct wl_copy *list, uint32_t *n, uint32_t cap, uint64_t addr, uint64_t bytes);
