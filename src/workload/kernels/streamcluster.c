@@ -113,8 +113,7 @@ struct streamcluster {
     struct km_prog prog;
     uint32_t num, dim, calls, launches, after;
     uint64_t d_work, d_ct, d_sw, d_p, d_coord;
-    float *coord;               /* dimension-major; the device copy once coord_d exists */
-    bool coord_dev;             /* coord points into device memory */
+    float *coord;               /* dimension-major: coord_d's host backing */
     struct sc_state st, before; /* now, and before the last launch (for verify) */
     uint32_t x, stride;
     struct wl_copy copies[3];
@@ -212,20 +211,10 @@ static int sc_next(struct workload *w, struct kernel_desc *k, struct ws_err *e) 
     for (uint32_t i = 0; i < s->num; i++)
         if (t->is_center[i]) t->ct[i] = (int32_t)count++;
     s->x = mix(0x5c000000u + s->launches) % s->num;
-    uint64_t wbytes = 4ull * s->stride * (s->num + 1);
-    if (!(s->d_work = devmem_alloc(s->kw.dm, wbytes, "work_mem_d", e))) return -1;
-    if (s->launches == 0) {
-        if (!(s->d_ct = devmem_alloc(s->kw.dm, 4ull * s->num, "center_table_d", e)) ||
-            !(s->d_sw = devmem_alloc(s->kw.dm, s->num, "switch_membership_d", e)) ||
-            !(s->d_p = devmem_alloc(s->kw.dm, (uint64_t)PT_BYTES * s->num, "p", e)) ||
-            !(s->d_coord = devmem_alloc(s->kw.dm, 4ull * s->num * s->dim, "coord_d", e)))
-            return -1;
-        /* From here on the host reads the device copy: one copy of the coordinates in memory. */
-        float *dc = devmem_host(s->kw.dm, s->d_coord, 4ull * s->num * s->dim);
-        memcpy(dc, s->coord, 4ull * s->num * s->dim);
-        free(s->coord);
-        s->coord = dc, s->coord_dev = true;
-    }
+    /* the first call's arrays were allocated with the points (first_arrays) */
+    if (s->launches > 0 &&
+        !(s->d_work = devmem_alloc(s->kw.dm, 4ull * s->stride * (s->num + 1), "work_mem_d", e)))
+        return -1;
     memcpy(devmem_host(s->kw.dm, s->d_ct, 4ull * s->num), t->ct, 4ull * s->num);
     put_points(s);
     memset(devmem_host(s->kw.dm, s->d_sw, s->num), 0, s->num); /* cudaMemset */
@@ -288,12 +277,27 @@ static void sc_destroy(struct workload *w) {
     km_wl_fini(&s->kw);
     st_free(&s->st);
     st_free(&s->before);
-    if (!s->coord_dev) free(s->coord);
     free(s);
 }
 
 static const struct workload_vt sc_vt = {sc_next,       km_wl_cta_start, km_wl_warp_next,
                                          km_wl_cta_end, sc_verify,       sc_destroy};
+
+/* The first pgain call's cudaMallocs, in its order, made when the points are: its work_mem_d
+ * has k + 1 = centers + 1 columns (the starting clustering has exactly `centers` centres). The
+ * points are generated straight into coord_d, which the host reads from then on (cudaMemcpy'd at
+ * the first launch), so the largest array is held once. */
+static int first_arrays(struct streamcluster *s, uint32_t centers, struct ws_err *e) {
+    struct devmem *dm = s->kw.dm;
+    if (!(s->d_work = devmem_alloc(dm, 4ull * (centers + 1) * (s->num + 1), "work_mem_d", e)) ||
+        !(s->d_ct = devmem_alloc(dm, 4ull * s->num, "center_table_d", e)) ||
+        !(s->d_sw = devmem_alloc(dm, s->num, "switch_membership_d", e)) ||
+        !(s->d_p = devmem_alloc(dm, (uint64_t)PT_BYTES * s->num, "p", e)) ||
+        !(s->d_coord = devmem_alloc(dm, 4ull * s->num * s->dim, "coord_d", e)))
+        return -1;
+    s->coord = devmem_host(dm, s->d_coord, 4ull * s->num * s->dim);
+    return 0;
+}
 
 struct workload *streamcluster_create(struct cfg *c, const struct workload_common *wc,
                                       struct ws_err *e) {
@@ -310,8 +314,8 @@ struct workload *streamcluster_create(struct cfg *c, const struct workload_commo
     if (!s) return ws_fail(e, "streamcluster: out of memory"), NULL;
     if (km_wl_init(&s->kw, &sc_vt, "streamcluster", e)) return free(s), NULL;
     s->num = (uint32_t)sc.points, s->dim = (uint32_t)sc.dim, s->calls = (uint32_t)sc.calls;
-    s->coord = malloc((size_t)s->num * s->dim * sizeof *s->coord);
-    if (!s->coord || st_alloc(&s->st, s->num) || st_alloc(&s->before, s->num) ||
+    if (first_arrays(s, (uint32_t)sc.centers, e) || st_alloc(&s->st, s->num) ||
+        st_alloc(&s->before, s->num) ||
         km_prog_build(&s->prog, "kernel_compute_cost", 20, cost_code, CFG_COUNT(cost_code), e)) {
         if (!e->msg[0]) ws_fail(e, "streamcluster: out of memory");
         sc_destroy(&s->kw.base);
