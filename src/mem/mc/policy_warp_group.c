@@ -3,8 +3,9 @@
  *  - a batching unit groups the read queue's requests by warp (SM id, warp slot) into
  *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived (or,
  *    with mc.wg.close = last, after its latest), and only complete groups are visible to the
- *    transaction scheduler. A CAM of mc.wg.groups entries holds the forming groups; a request
- *    that finds it full forms a group of its own, complete at once;
+ *    transaction scheduler (a window of 0: every read is a group of its own). A CAM of mc.wg.groups
+ * entries holds the forming groups; a request that finds it full forms a group of its own, complete
+ * at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
  *    per-bank in-order command queues of mc.wg.bank_q reads (a read whose bank queue is full
  *    waits and the group's next read with room goes; when none of the group's reads has room,
@@ -31,9 +32,12 @@
  *    service), can hide a row miss's overhead (hits x nBL >= tRP + tRCD + tRTP - nBL), the
  *    oldest complete group with a predicted miss is taken;
  *  - merb-wawd (+WAWD): as merb, and when the write queue reaches the drain watermark minus
- *    mc.wawd.margin (once per approach) and again when the drain starts, the in-service and
- *    suspended groups are admitted whole and complete single-request groups at once (into bank
- *    queues with room, mc.wawd.fit); those reads are served before the drain's first write;
+ *    mc.wawd.margin (once per approach) and again when the drain starts, the groups partly sent
+ *    to the bank queues (the in-service and suspended ones, and any other a read of which went
+ *    while the group in service waited for room) are admitted whole and complete single-request
+ *    groups at once (into bank queues with room, mc.wawd.fit); those reads are served before
+ *    the drain's first write. The thesis's figures add W to MERB alone (Fig. 4.4), though its
+ *    Sec. 4.3.6 calls it part of every warp-aware scheme; the other names drain plainly;
  *  - basjf-ideal (Ideal Coordination, Sec. 2.10, an oracle): as basjf-ab, and a controller that
  *    selects a group names its warp to every other controller at once (the shared warp table's
  *    marks); they take complete groups of the warps other controllers are serving first, oldest
@@ -79,6 +83,7 @@ struct group {
     uint64_t first, last; /* arrival cycles of its first and latest request */
     uint64_t ready;       /* cycle it is complete (visible to the transaction scheduler) */
     uint32_t n;           /* members not admitted yet */
+    bool started;         /* some of its reads are in the bank queues (WAWD sends the rest) */
     struct mc_req *head, *tail;
 };
 
@@ -415,6 +420,11 @@ static void merb_hits(struct wg *p, const struct mc_view *v, uint64_t *total) {
 
 enum pick_why { WHY_SCORE, WHY_COORD, WHY_AGE, WHY_MERB }; /* which rule chose the group */
 
+/* MERB's rule runs in merb and merb-wawd; Ideal Coordination is BASJF+AB's oracle, without it. */
+static inline bool merb_on(const struct wg *p) {
+    return p->mode == WG_MERB || p->mode == WG_MERB_WAWD;
+}
+
 /* Counts a choice the transaction scheduler acted on (a candidate that preemption turned down
  * is not counted). */
 static void count_pick(struct wg *p, enum pick_why why) {
@@ -431,7 +441,7 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
     int64_t best_score = 0;
     uint32_t best_hits = 0;
     uint64_t hits_all = 0;
-    if (p->mode >= WG_MERB) merb_hits(p, v, &hits_all);
+    if (merb_on(p)) merb_hits(p, v, &hits_all);
     for (uint32_t i = 0; i < p->ng; i++) {
         const struct group *g = &p->g[i];
         if (!complete(g, now) || (need_room && !admissible(p, g))) continue;
@@ -445,7 +455,7 @@ static uint32_t select_group(struct wg *p, const struct mc_view *v, uint64_t now
         if (best == WG_NO || s < best_score || (s == best_score && hits > best_hits) ||
             (s == best_score && hits == best_hits && g->first < p->g[best].first))
             best = i, best_score = s, best_hits = hits;
-        if (p->mode >= WG_MERB && mb != WG_NO && (merb == WG_NO || g->first < p->g[merb].first)) {
+        if (merb_on(p) && mb != WG_NO && (merb == WG_NO || g->first < p->g[merb].first)) {
             /* MERB (aggregate): predicted hits in the other banks hide its miss */
             uint64_t h = hits_all - p->tmp_hits[mb];
             if ((int64_t)h * p->nbl >= p->merb_hide) merb = i;
@@ -494,7 +504,17 @@ static void admit_req(struct wg *p, const struct mc_view *v, uint32_t gi, struct
     else
         g->head = link_next(r);
     if (g->tail == r) g->tail = prev;
-    if (--g->n == 0) g->used = false;
+    g->started = true;
+    if (--g->n == 0) {
+        /* the slot is free for a new group, which must be selected in its turn: it is no
+         * longer the one in service or a suspended one */
+        g->used = false;
+        if (p->cur == gi) p->cur = WG_NO;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < p->nsusp; i++)
+            if (p->susp[i] != gi) p->susp[k++] = p->susp[i];
+        p->nsusp = k;
+    }
     enqueue_bank(p, v, r);
 }
 
@@ -618,6 +638,10 @@ static void wawd(struct wg *p, const struct mc_view *v, uint64_t now) {
     for (uint32_t i = 0; i < p->nsusp; i++) ids[n++] = p->susp[i];
     for (uint32_t k = 0; k < n; k++)
         while (p->g[ids[k]].used && p->g[ids[k]].n) admit_ahead(p, v, ids[k]);
+    /* and every other group partly sent: one a read of which was admitted while the group in
+     * service waited for a full bank queue (admit's fallback) */
+    for (uint32_t i = 0; i < p->ng; i++)
+        while (p->g[i].used && p->g[i].started && p->g[i].n) admit_ahead(p, v, i);
     p->cur = WG_NO;
     p->nsusp = p->overrides = 0;
     /* the batching unit's CAM only: reads that found it full formed single-request groups of

@@ -142,6 +142,27 @@ static void test_window(void **state) {
     json_decref(s);
 }
 
+/* A group goes into service only when selected: A (one read, bank P) completes at 4 and leaves
+ * the batching unit; B (one read, bank Q, another warp) arrives at 5 into A's freed CAM entry
+ * and completes at 9, the end of its window. (It once inherited A's place in service: admitted
+ * at 5, unselected and incomplete, its ACT at 8, tRRD after A's.) */
+static void test_freed_slot(void **state) {
+    (void)state;
+    static const char *const pols[] = {"wafcfs", "basjf", "merb-wawd"};
+    for (int i = 0; i < 3; i++) {
+        char ini[256];
+        snprintf(ini, sizeof ini, WG("%s"), pols[i]);
+        struct run *x = start(ini);
+        enq_w(x, 0, addr(x, 0, 0, 5, 0), false, 0, 0, 1);
+        run_to(x, 0, 5);
+        assert_int_equal(cmd_cycle(x, DRAM_ACT, 0), 4);
+        enq_w(x, 1, addr(x, 1, 0, 7, 0), false, 5, 0, 2);
+        uint64_t end = run_idle(x, 5);
+        assert_int_equal(cmd_cycle(x, DRAM_ACT, 1), 9);
+        finish(x, end);
+    }
+}
+
 /* MERB: bank Q has row 3 open and group H (14 hits to it) in service, one read in Q's queue
  * and the others about to be enqueued; then group M (one read of row 9 in bank P, whose row 5
  * is open: a predicted miss, score 3) and group S (one hit to P's row 5, score 1) complete
@@ -175,6 +196,13 @@ static void test_merb(void **state) {
     x = start(WG("merb"));
     end = merb_queue(x);
     assert_true(pos(x, 20) < pos(x, 21));
+    finish(x, end);
+
+    /* Ideal Coordination is BASJF+AB's oracle: no MERB (one controller: the only marked warp is
+     * the one it serves) */
+    x = start(WG("basjf-ideal"));
+    end = merb_queue(x);
+    assert_true(pos(x, 21) < pos(x, 20));
     finish(x, end);
 }
 
@@ -223,6 +251,41 @@ static void test_wawd(void **state) {
     end = run_idle(x, wawd_queue(x));
     assert_int_equal(reads_before_drain(x), 0);
     finish(x, end);
+}
+
+/* WAWD sends on every group partly sent to the bank queues, not only the one in service: L (3
+ * reads of bank P, rows 5, 9, 11) is in service from 4 and waits for P's queue from 5, so the
+ * best other group with room, C (warp 2: banks Q, R and bank 1 of group 1), has its read of Q
+ * admitted at 5. At the trigger (two writes at 6) WAWD sends the rest of L and of C ahead of the
+ * drain (two more writes at 7): C's reads of R and of (1, 1) go before the first write. */
+static unsigned partly_sent_ahead(const char *policy) {
+    char ini[512];
+    snprintf(ini, sizeof ini, WAWD_Q "policy=%s\n", policy);
+    struct run *x = start(ini);
+    static const uint32_t rows[] = {5, 9, 11};
+    for (uint32_t i = 0; i < 3; i++) enq_w(x, i, addr(x, 0, 0, rows[i], 0), false, 0, 0, 1);
+    run_to(x, 0, 1);
+    enq_w(x, 3, addr(x, 1, 0, 7, 0), false, 1, 0, 2);
+    enq_w(x, 4, addr(x, 3, 0, 4, 0), false, 1, 0, 2);
+    enq_w(x, 5, addr(x, 1, 1, 2, 0), false, 1, 0, 2);
+    run_to(x, 1, 6);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 6 + i, addr(x, 2, 0, 1, i), true, 6, 0, 3);
+    run_to(x, 6, 7);
+    for (uint32_t i = 0; i < 2; i++) enq_w(x, 8 + i, addr(x, 2, 0, 1, 2 + i), true, 7, 0, 3);
+    uint64_t end = run_idle(x, 7);
+    unsigned n = 0;
+    for (unsigned i = 0; i < x->ncmd && x->cmd[i].cmd != DRAM_WR; i++)
+        n += x->cmd[i].cmd == DRAM_RD &&
+             (x->cmd[i].bg == 3 || (x->cmd[i].bg == 1 && x->cmd[i].bank == 1));
+    assert_int_equal(x->n, 10);
+    finish(x, end);
+    return n;
+}
+
+static void test_wawd_partly_sent(void **state) {
+    (void)state;
+    assert_int_equal(partly_sent_ahead("merb-wawd"), 2);
+    assert_int_equal(partly_sent_ahead("merb"), 0);
 }
 
 /* WAWD's second step: wawd_queue plus group T (one read of bank R, bg 3, warp 4), arriving at 2
@@ -351,9 +414,11 @@ int main(void) {
         cmocka_unit_test(test_basjf_ab_age),
         cmocka_unit_test(test_window),
         cmocka_unit_test(test_bank_queue_bound),
+        cmocka_unit_test(test_freed_slot),
         cmocka_unit_test(test_merb),
         cmocka_unit_test(test_wawd),
         cmocka_unit_test(test_wawd_singles),
+        cmocka_unit_test(test_wawd_partly_sent),
         cmocka_unit_test(test_frfcfs_cq),
         cmocka_unit_test(test_ideal_coordination),
         cmocka_unit_test(test_conservation),
