@@ -10,7 +10,8 @@
  *    row-scoreboard score (ties: the row of the oldest request). A row's 4-bit saturating score
  *    counts its requests seen as the last of their warp; it returns to 0 when the row is opened;
  *  - bank priority (mc.warped.bank): banks whose scheduled request is an H row hit form a high
- *    pool; the command scheduler picks round-robin among ready banks of the high pool, then of
+ *    pool (mc.warped.bank_pool = last: whose scheduled request, hit or miss, is its warp's
+ *    last); the command scheduler picks round-robin among ready banks of the high pool, then of
  *    the rest.
  * With all three off it is the GPGPU-Sim-style FR-FCFS the paper compares against: per bank the
  * oldest row hit, else the oldest request, banks served round-robin; that baseline is also
@@ -36,11 +37,14 @@ enum { WM_RS = 1, WM_NOTED = 2 }; /* scratch slots: RS slot + 1 (0: none), noted
 struct wm_cfg {
     bool request, row, bank;
     int64_t rs_rows, score_bits;
-    int score_at; /* WM_AT_SCHEDULE or WM_AT_ARRIVAL */
+    int score_at;  /* WM_AT_SCHEDULE or WM_AT_ARRIVAL */
+    int bank_pool; /* WM_POOL_HIT or WM_POOL_LAST */
 };
 
 enum { WM_AT_SCHEDULE, WM_AT_ARRIVAL };
 static const char *const score_at_names[] = {"schedule", "arrival", NULL};
+enum { WM_POOL_HIT, WM_POOL_LAST };
+static const char *const bank_pool_names[] = {"hit", "last", NULL};
 
 struct wm_stats {
     uint64_t decisions, req_changed, row_changed, bank_changed, h_issued, rs_full;
@@ -79,6 +83,11 @@ static const struct cfg_key wm_keys[] = {
     {"mc.warped.score_at", CFG_ENUM, OFF(score_at), "schedule", 0, 0, score_at_names, "",
      "when a row scores its last-of-warp requests: schedule (when the bank picks a row on a "
      "miss) or arrival (as the request is decoded into the queue, Sec. 4.2's row sorter)"},
+    {"mc.warped.bank_pool", CFG_ENUM, OFF(bank_pool), "hit", 0, 0, bank_pool_names, "",
+     "which banks form the high pool: hit (the request the bank serves next is an H row hit: "
+     "Sec. 4.1, \"the request scheduler sets the higher priority for the slowest request that "
+     "will hit the row buffer\") or last (it is its warp's last pending request, hit or miss: "
+     "Algorithm 1's bank_priority <- scheduled_request.priority read without the hit)"},
 };
 #undef OFF
 
@@ -138,7 +147,7 @@ static void *wm_create(const struct mc_policy_env *env, struct cfg *c, struct ws
 
 static void *rr_create(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {
     (void)c;
-    struct wm_cfg cfg = {false, false, false, 1, 1, WM_AT_SCHEDULE};
+    struct wm_cfg cfg = {false, false, false, 1, 1, WM_AT_SCHEDULE, WM_POOL_HIT};
     return wm_alloc(env, &cfg, e);
 }
 
@@ -248,8 +257,9 @@ static struct bank_pick choose(struct wm *p, const struct mc_view *v, enum mc_q 
         }
     }
     /* H is a row-hit priority (the request scheduler assigns it to hits only): a bank joins the
-     * high pool when the request it will serve is a hit that is its warp's last. */
-    bp.high = bp.hit && wt_is_last(p->wt, bp.req);
+     * high pool when the request it will serve is a hit that is its warp's last; with
+     * mc.warped.bank_pool = last, whenever that request is its warp's last */
+    bp.high = (bp.hit || p->cfg.bank_pool == WM_POOL_LAST) && wt_is_last(p->wt, bp.req);
     return bp;
 }
 

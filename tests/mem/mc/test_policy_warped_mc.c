@@ -195,6 +195,14 @@ static void test_bank_priority(void **state) {
     assert_int_equal(x->cmd[4].cmd, DRAM_RD);
     assert_int_equal(x->cmd[4].bg, 0);
     finish(x, end);
+
+    /* with mc.warped.bank_pool = last the miss, its warp's last request, puts Q in the high
+     * pool: Q's PRE goes before P's hits */
+    x = start(WARPED "warped.bank_pool=last\n");
+    end = banks(x, 4);
+    assert_int_equal(x->cmd[4].cmd, DRAM_PRE);
+    assert_int_equal(x->cmd[4].bg, 1);
+    finish(x, end);
 }
 
 /* Statistics. test_request_priority's queue: request priority changed one decision (R3 for R1);
