@@ -60,13 +60,13 @@ static void child(const char *name, uint64_t cap, struct report *r) {
         cfg_set_arg(c, "workload.size=paper", "bench", &e) ||
         cfg_set_arg(c, "mc.check=false", "bench", &e) || cfg_set_arg(c, set_cap, "bench", &e) ||
         !(g = gpu_create(c, &e)) || !(w = workload_create(c, &e)) || cfg_check_unclaimed(c, &e)) {
-        snprintf(r->msg, sizeof r->msg, "%s: %s", name, e.msg);
+        snprintf(r->msg, sizeof r->msg, "%.64s: %.900s", name, e.msg);
         return;
     }
     r->setup_s = now_s() - t0;
     r->rss_setup_kb = peak_rss_kb();
     if (gpu_run(g, w, &e)) {
-        snprintf(r->msg, sizeof r->msg, "%s: %s", name, e.msg);
+        snprintf(r->msg, sizeof r->msg, "%.64s: %.900s", name, e.msg);
         return;
     }
     const struct gpu_summary *s = gpu_summary(g);
