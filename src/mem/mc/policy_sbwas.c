@@ -2,7 +2,10 @@
  * Lakshminarayana et al.'s alpha-SJF): banks are visited round-robin; for the visited bank a
  * coin with probability mc.sbwas.alpha picks its oldest row hit, otherwise (or when it has no
  * hit) it serves the oldest request of the warp that has the fewest requests queued to that bank
- * (ties: the older request). A bank whose choice cannot issue is skipped. No information crosses
+ * (ties: the older request). A bank whose choice cannot issue is skipped, and its choice stands
+ * until a command of that bank issues: the coin is tossed once per decision, not once per visit
+ * (else a hit whose rival waits for tRAS or tRP would win far more often than alpha says).
+ * No information crosses
  * banks. Writes drain conventionally: per bank the oldest row hit, else the oldest write. The
  * thesis profiles alpha per benchmark from {0.25, 0.5, 0.75}; the default here is 0.5. */
 #include <stddef.h>
@@ -16,10 +19,13 @@ struct sbwas_cfg {
     int64_t seed;
 };
 
+enum { COIN_NONE, COIN_HIT, COIN_OTHER };
+
 struct sbwas {
     struct sbwas_cfg cfg;
     struct ws_rng rng;
     uint32_t nbanks, rr;
+    uint8_t *coin; /* [nbanks] the standing decision of each bank's turn */
 };
 
 static const struct cfg_key sbwas_keys[] = {
@@ -40,11 +46,18 @@ static void *sbwas_create(const struct mc_policy_env *env, struct cfg *c, struct
     ws_rng_seed(&p->rng, (uint64_t)p->cfg.seed * 0x9e3779b97f4a7c15ull + env->channel);
     p->nbanks = env->nbanks;
     p->rr = env->nbanks - 1;
+    p->coin = calloc(env->nbanks, 1);
+    if (!p->coin) {
+        free(p);
+        return ws_fail(e, "out of memory"), NULL;
+    }
     return p;
 }
 
 static void sbwas_destroy(void *st) {
-    free(st);
+    struct sbwas *p = st;
+    free(p->coin);
+    free(p);
 }
 
 static bool same_warp(const struct mc_req *a, const struct mc_req *b) {
@@ -82,11 +95,15 @@ static bool sbwas_pick(void *st, const struct mc_view *v, struct mc_choice *out)
                 break;
             }
         struct mc_req *c;
-        if (drain)
+        if (drain) {
             c = hit ? hit : head;
-        else
-            c = hit && ws_rng_unit(&p->rng) < p->cfg.alpha ? hit : fewest(head);
+        } else {
+            if (hit && p->coin[b] == COIN_NONE)
+                p->coin[b] = ws_rng_unit(&p->rng) < p->cfg.alpha ? COIN_HIT : COIN_OTHER;
+            c = hit && p->coin[b] == COIN_HIT ? hit : fewest(head);
+        }
         if (!mcv_issuable(v, c)) continue;
+        p->coin[b] = COIN_NONE;
         p->rr = b;
         mcv_choose(v, c, out);
         return true;
