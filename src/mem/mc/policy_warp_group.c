@@ -3,9 +3,9 @@
  *  - a batching unit groups the read queue's requests by warp (SM id, warp slot) into
  *    warp-groups; a group is complete mc.wg.window cycles after its first request arrived (or,
  *    with mc.wg.close = last, after its latest), and only complete groups are visible to the
- *    transaction scheduler (a window of 0: every read is a group of its own). A CAM of mc.wg.groups
- * entries holds the forming groups; a request that finds it full forms a group of its own, complete
- * at once;
+ *    transaction scheduler (a window of 0: every read is a group of its own). A CAM of
+ *    mc.wg.groups entries holds the forming groups; a request that finds it full forms a group
+ *    of its own, complete at once;
  *  - a transaction scheduler admits one request per cycle from the group it selected into
  *    per-bank in-order command queues of mc.wg.bank_q reads (a read whose bank queue is full
  *    waits and the group's next read with room goes; when none of the group's reads has room,
