@@ -414,7 +414,9 @@ int usimm_cfg_load(struct cfg *c, const char *cfg_path, int ncores, struct ws_er
     if (am->set &&
         set_at(c, "addr.map", am->v == 0 ? "usimm0" : "usimm1", am->file, am->line, e) != 0)
         goto out;
-    if (set_at(c, "mc.policy", "usimm", im->cfg_path, 0, e) != 0) goto out;
+    if (set_at(c, "mc.policy", "usimm", im->cfg_path, 0, e) != 0 ||
+        set_at(c, "mc.refresh_mode", "usimm", im->cfg_path, 0, e) != 0) /* forced 8-REF windows */
+        goto out;
     const struct uparam *wq = &im->p[P_WQ_CAPACITY];
     if (wq->set) {
         /* The mc's own drain watermarks mirror USIMM's HI_WM 40 / LO_WM 20 (drain when the queue

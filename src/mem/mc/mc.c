@@ -23,7 +23,7 @@ static const char *const row_policy_names[] = {"open", "close", NULL};
 #define MC_CHECK_DEFAULT "true"
 #endif
 static const char *const pd_mode_names[] = {"off", "fast", "slow", NULL};
-static const char *const ref_mode_names[] = {"auto", "all-bank", "per-bank", NULL};
+static const char *const ref_mode_names[] = {"auto", "all-bank", "per-bank", "usimm", NULL};
 
 #define OFF(f) offsetof(struct mc_cfg, f)
 const struct cfg_key mc_cfg_keys[] = {
@@ -48,7 +48,8 @@ const struct cfg_key mc_cfg_keys[] = {
     {"mc.refresh_mode", CFG_ENUM, OFF(ref_mode), "auto", 0, 0, ref_mode_names, "",
      "all-bank: REF every tREFI per rank; per-bank: REFPB to one bank after another every "
      "tREFI / banks, the rest of the rank working on (parts with dram.RFCpb > 0); auto: per-bank "
-     "where the part has it"},
+     "where the part has it; usimm: USIMM's forced refresh, 8 REFs back to back at the end of "
+     "every 8 x tREFI window, commands that would run past its start held back"},
     {"mc.powerdown", CFG_ENUM, OFF(pd_mode), "off", 0, 0, pd_mode_names, "",
      "power down idle ranks: fast (DLL on) or slow (DLL off, precharge first)"},
     {"mc.pd_idle", CFG_INT, OFF(pd_idle), "16", 1, 1000000, NULL, "tCK",
@@ -218,6 +219,17 @@ struct mc {
     uint64_t *unit_last; /* last cycle a unit had work or a command */
     uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
     bool *ref_pending;
+    /* USIMM's refresh (mc.refresh_mode = usimm, seed 002 §5.1.11): every rank is unavailable
+     * for 8 x tRFC in each window of 8 x tREFI, at its end. From the issue deadline (the
+     * window's end - tRP - 8 tRFC) the rank takes PREA if a row is open, then 8 REFs, the first
+     * tRP after the deadline, so the last ends with the window. Before it, a command is held
+     * back once it would run past the deadline (USIMM's readiness rule): ACT from deadline -
+     * tRAS, a read from - tRTP, a write from - (tCWL + burst + tWR), PRE from - tRP. ref_due is
+     * then the unit's next such step; ref_block holds the rdy_slot() kinds held back. */
+    bool refwin;
+    uint64_t *win_end; /* per unit: the window's end (USIMM's refresh completion deadline) */
+    uint8_t *ref_block;
+    uint8_t *win_refs; /* per unit: REFs issued in the window's forced sequence */
     /* Per-bank refresh (mc.refresh_mode): each unit refreshes one bank every ref_step cycles
      * (ref_due is the next deadline), every bank once per round of tREFI, in any order (as
      * JEDEC's per-bank refresh allows): the due one is a bank of this round with no queued
@@ -257,6 +269,43 @@ struct mc {
 /* Bank b waits for its REFPB: nothing but its PRE may issue to it. */
 static inline bool pb_held(const struct mc *m, uint32_t b) {
     return m->pb_bank[m->bank_unit[b]] == (int32_t)b;
+}
+/* Whether a refresh holds back commands of rdy_slot() kind k to rank unit u. */
+static inline bool ref_blocks(const struct mc *m, uint32_t u, unsigned k) {
+    return m->ref_pending[u] || (m->ref_block[u] >> k & 1);
+}
+/* USIMM's refresh: the issue deadline of unit u's window. */
+static inline uint64_t win_deadline(const struct mc *m, uint32_t u) {
+    return m->win_end[u] - (uint64_t)m->s->RP - 8 * (uint64_t)m->s->RFC;
+}
+/* How long a command of rdy_slot() kind k keeps its bank from the PREA that starts the refresh
+ * (USIMM's issuable test is now + this <= deadline). */
+static uint64_t win_lead(const struct dram_spec *s, unsigned k) {
+    switch (k) {
+    case 0:
+        return (uint64_t)s->RAS;
+    case 1:
+        return (uint64_t)s->RP;
+    case 2:
+        return (uint64_t)s->RTP;
+    default:
+        return (uint64_t)(s->CWL + s->nBL + s->WR);
+    }
+}
+/* Sets the kinds held back at `now` in unit u's window and returns its next step after `now`
+ * (the deadline once all are held back). */
+static uint64_t win_next(struct mc *m, uint32_t u, uint64_t now) {
+    uint64_t dl = win_deadline(m, u), next = dl;
+    uint8_t blk = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        uint64_t from = dl - win_lead(m->s, k) + 1;
+        if (now >= from)
+            blk |= (uint8_t)(1u << k);
+        else if (from < next)
+            next = from;
+    }
+    m->ref_block[u] = blk;
+    return next;
 }
 /* Rank unit u has a refresh under way (all-bank or per-bank). */
 static inline bool refreshing(const struct mc *m, uint32_t u) {
@@ -311,6 +360,26 @@ enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r) {
     return open < 0 ? DRAM_ACT : DRAM_PRE;
 }
 
+/* The kind a refresh hold-back (ref_block) counts a command as: rdy_slot()'s, PREA with PRE,
+ * and 4 (never held back before the refresh itself) for the rest. */
+static unsigned cmd_slot(enum dram_cmd c) {
+    switch (c) {
+    case DRAM_ACT:
+        return 0;
+    case DRAM_PRE:
+    case DRAM_PREA:
+        return 1;
+    case DRAM_RD:
+    case DRAM_RDA:
+        return 2;
+    case DRAM_WR:
+    case DRAM_WRA:
+        return 3;
+    default:
+        return 4;
+    }
+}
+
 static unsigned rdy_slot(enum dram_cmd c) {
     switch (c) {
     case DRAM_ACT:
@@ -332,15 +401,15 @@ static unsigned rdy_slot(enum dram_cmd c) {
  * because nothing the policy considered can change before. */
 uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
     struct mc *m = v->m;
-    if (m->ref_pending[r->unit]) return DRAM_NEVER;
     enum dram_cmd c = mcv_next_cmd(v, r);
+    unsigned k = rdy_slot(c);
+    if (ref_blocks(m, r->unit, k)) return DRAM_NEVER;
     if (c != DRAM_PRE && pb_held(m, r->bank)) return DRAM_NEVER; /* waits for its REFPB */
     struct bank_rdy *g = &m->rdy[r->unit * (uint32_t)m->s->bankgroups + r->da.bg];
     if (g->epoch != m->unit_epoch[r->unit]) {
         g->epoch = m->unit_epoch[r->unit];
         g->at[0] = g->at[1] = g->at[2] = g->at[3] = 0; /* 0 = not computed */
     }
-    unsigned k = rdy_slot(c);
     if (!g->at[k]) g->at[k] = dram_group_ready(&m->dram, c, r->unit, r->da.bg) + 1;
     uint64_t t = g->at[k] - 1, bank = dram_bank_fence(&m->dram.bank[r->bank], c),
              bus = dram_cmd_bus_ready(&m->dram, c);
@@ -357,7 +426,9 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
 
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
     struct mc *m = v->m;
-    if (m->ref_pending[dram_unit_of(&m->dram, a)]) return DRAM_NEVER;
+    uint32_t u = dram_unit_of(&m->dram, a);
+    if (m->ref_pending[u] || (m->ref_block[u] && ref_blocks(m, u, cmd_slot(cmd))))
+        return DRAM_NEVER;
     if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && pb_held(m, dram_bank_index(&m->dram, a)))
         return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
@@ -436,11 +507,11 @@ static inline uint64_t ci_bank_part(const struct mc *m, uint32_t b, unsigned k) 
  * everything). Inline: the callers pass constant sets, so only those slots are computed. */
 static inline void ci_unit_refresh(struct mc *m, uint32_t u, unsigned kinds) {
     uint64_t *p = m->ci_unit + 4 * (size_t)u;
-    const bool blocked = m->ref_pending[u];
-    if (kinds & 1) p[0] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_ACT, u);
-    if (kinds & 2) p[1] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_PRE, u);
-    if (kinds & 4) p[2] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_RD, u);
-    if (kinds & 8) p[3] = blocked ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_WR, u);
+    const unsigned blocked = m->ref_pending[u] ? 0xfu : m->ref_block[u];
+    if (kinds & 1) p[0] = blocked & 1 ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_ACT, u);
+    if (kinds & 2) p[1] = blocked & 2 ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_PRE, u);
+    if (kinds & 4) p[2] = blocked & 4 ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_RD, u);
+    if (kinds & 8) p[3] = blocked & 8 ? DRAM_NEVER : dram_unit_ready(&m->dram, DRAM_WR, u);
 }
 
 /* Asks the policy for bank b's candidate again. `moved`: a command went to the bank (its state
@@ -565,7 +636,7 @@ static void ci_verify(struct mc *m) {
                   "mc ch%u: bank %u candidate class or command wrong", m->ch, b);
         uint64_t at = m->ci_rs.at[b], unit = m->ci_unit[4 * c->unit + k];
         uint64_t bus = dram_cmd_bus_ready(&m->dram, cmd);
-        uint64_t want = m->ref_pending[c->unit] || (cmd != DRAM_PRE && pb_held(m, b))
+        uint64_t want = ref_blocks(m, c->unit, k) || (cmd != DRAM_PRE && pb_held(m, b))
                             ? DRAM_NEVER
                             : dram_ready_at(&m->dram, cmd, &c->da, 0);
         uint64_t got = at > unit ? at : unit;
@@ -718,6 +789,9 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
     m->ref_due = calloc(m->nunits, sizeof *m->ref_due);
     m->ref_pending = calloc(m->nunits, sizeof *m->ref_pending);
+    m->win_end = calloc(m->nunits, sizeof *m->win_end);
+    m->ref_block = calloc(m->nunits, sizeof *m->ref_block);
+    m->win_refs = calloc(m->nunits, sizeof *m->win_refs);
     m->pb_next = calloc(m->nunits, sizeof *m->pb_next);
     m->pb_done = calloc(m->nunits, sizeof *m->pb_done);
     m->pb_bank = calloc(m->nunits, sizeof *m->pb_bank);
@@ -728,7 +802,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
         !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi ||
-        !m->pb_next || !m->pb_done || !m->pb_bank) {
+        !m->pb_next || !m->pb_done || !m->pb_bank || !m->win_end || !m->ref_block || !m->win_refs) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -750,8 +824,23 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         mc_destroy(m);
         return NULL;
     }
-    m->refpb =
-        mcfg->refresh && spec->REFI > 0 && spec->RFCpb > 0 && mcfg->ref_mode != MC_REF_ALL_BANK;
+    m->refpb = mcfg->refresh && spec->REFI > 0 && spec->RFCpb > 0 &&
+               (mcfg->ref_mode == MC_REF_AUTO || mcfg->ref_mode == MC_REF_PER_BANK);
+    m->refwin = mcfg->refresh && spec->REFI > 0 && mcfg->ref_mode == MC_REF_USIMM;
+    if (m->refwin) {
+        uint64_t lead = 0, busy = (uint64_t)(spec->RP + 8 * spec->RFC);
+        for (unsigned k = 0; k < 4; k++)
+            if (win_lead(spec, k) > lead) lead = win_lead(spec, k);
+        if (8 * (uint64_t)spec->REFI <= busy + lead) {
+            ws_fail(e,
+                    "mc.refresh_mode = usimm: DRAM preset '%s': 8 x tREFI = %lld cycles leave no "
+                    "room for the refresh (tRP + 8 x tRFC = %llu) and the longest hold-back (%llu)",
+                    spec->preset, (long long)(8 * spec->REFI), (unsigned long long)busy,
+                    (unsigned long long)lead);
+            mc_destroy(m);
+            return NULL;
+        }
+    }
     /* per-bank: every bank once per tREFI, so one REFPB per unit every tREFI / banks */
     uint64_t step = (uint64_t)spec->REFI;
     if (m->refpb && step / m->dram.nbanks_unit > 0) step /= m->dram.nbanks_unit;
@@ -764,6 +853,11 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         uint64_t k = (uint64_t)channel * (uint64_t)spec->ranks + u % (uint32_t)spec->ranks;
         m->ref_due[u] = (mcfg->refresh && spec->REFI > 0) ? step + k * step / total : DRAM_NEVER;
         m->pb_bank[u] = -1;
+        if (m->refwin) {
+            /* USIMM starts every rank's first window at cycle 0, none staggered */
+            m->win_end[u] = 8 * (uint64_t)spec->REFI;
+            m->ref_due[u] = win_next(m, u, 0);
+        }
     }
     m->burst_mask = ~(uint64_t)(dram_access_bytes(spec) - 1);
     uint32_t cap = 16;
@@ -850,6 +944,9 @@ void mc_destroy(struct mc *m) {
     free(m->unit_last);
     free(m->ref_due);
     free(m->ref_pending);
+    free(m->win_end);
+    free(m->ref_block);
+    free(m->win_refs);
     free(m->pb_next);
     free(m->pb_done);
     free(m->pb_bank);
@@ -1237,6 +1334,44 @@ static uint32_t pb_choose(const struct mc *m, uint32_t u) {
     return idle != UINT32_MAX ? idle : any;
 }
 
+/* An all-bank refresh of unit u is due (ref_due reached; USIMM's window: its next step). Out of
+ * line, like ref_issuing(): rare, and kept from growing the per-cycle path. */
+static __attribute__((noinline)) void ref_due_now(struct mc *m, uint32_t u) {
+    if (m->refwin) {
+        m->ref_due[u] = win_next(m, u, m->now);
+        if (m->now >= win_deadline(m, u)) {
+            m->ref_pending[u] = true;
+            m->win_refs[u] = 0;
+        }
+    } else {
+        m->ref_pending[u] = true;
+    }
+    m->unit_epoch[u] = ++m->epoch;
+    if (m->ci_on) ci_unit_refresh(m, u, 0xf);
+}
+
+/* Unit u's REF is about to issue: the refresh ends with it (all-bank), or with the window's 8th
+ * (USIMM), and the next one is scheduled. */
+static __attribute__((noinline)) void ref_issuing(struct mc *m, uint32_t u) {
+    if (!m->refwin) {
+        m->ref_pending[u] = false;
+        m->ref_due[u] += m->ref_step;
+    } else if (++m->win_refs[u] == 8) {
+        m->ref_pending[u] = false;
+        m->win_end[u] += 8 * (uint64_t)m->s->REFI;
+        m->ref_due[u] = win_next(m, u, m->now);
+    }
+}
+
+/* USIMM's window also holds back a power-down that could not be left by the deadline
+ * (now + tPDmin + tXP, or tXPDLL when slow). */
+static bool pd_fits(const struct mc *m, uint32_t u, uint64_t now) {
+    if (!m->refwin) return true;
+    const struct dram_spec *s = m->s;
+    uint64_t exit = (uint64_t)(s->CKE + (m->cfg.pd_mode == MC_PD_FAST ? s->XP : s->XPDLL));
+    return now + exit <= win_deadline(m, u);
+}
+
 /* Refresh and power management come before the policy: a due all-bank refresh closes the rank's
  * banks (PREA) and issues REF; a due per-bank refresh holds one bank, closes it (PRE) and issues
  * REFPB; a powered-down rank with work (or a due refresh) wakes up (PDX); an idle rank without a
@@ -1255,9 +1390,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
                 if (m->ci_on) ci_mark_bank(m, b);
             }
         } else if (!m->ref_pending[u] && now >= m->ref_due[u]) {
-            m->ref_pending[u] = true;
-            m->unit_epoch[u] = ++m->epoch;
-            if (m->ci_on) ci_unit_refresh(m, u, 0xf);
+            ref_due_now(m, u);
         }
         if (r->pd) {
             if ((m->unit_q[u] || refreshing(m, u)) &&
@@ -1269,11 +1402,12 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
         }
         if (m->ref_pending[u]) {
             enum dram_cmd c = r->open_banks ? DRAM_PREA : DRAM_REF;
+            /* USIMM's window: the rank is unavailable from the deadline, closing its rows for
+             * tRP whether or not any was open, so that the 8th REF ends with the window */
+            if (m->refwin && c == DRAM_REF && now < win_deadline(m, u) + (uint64_t)m->s->RP)
+                continue;
             if (dram_ready_at(&m->dram, c, &a, now) <= now) {
-                if (c == DRAM_REF) {
-                    m->ref_pending[u] = false;
-                    m->ref_due[u] += m->ref_step;
-                }
+                if (c == DRAM_REF) ref_issuing(m, u);
                 *ch = (struct mc_choice){NULL, c, a};
                 return true;
             }
@@ -1300,7 +1434,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             continue; /* no power-down while a bank waits for its refresh */
         }
         if (m->cfg.pd_mode != MC_PD_OFF && !m->unit_q[u] &&
-            now >= m->unit_last[u] + (uint64_t)m->cfg.pd_idle) {
+            now >= m->unit_last[u] + (uint64_t)m->cfg.pd_idle && pd_fits(m, u, now)) {
             enum dram_cmd c = m->cfg.pd_mode == MC_PD_FAST ? DRAM_PDEF
                               : r->open_banks              ? DRAM_PREA
                                                            : DRAM_PDES;

@@ -23,7 +23,7 @@
 enum mc_q { MC_READQ, MC_WRITEQ };
 enum mc_row_policy { MC_OPEN_PAGE, MC_CLOSE_PAGE };
 enum mc_pd_mode { MC_PD_OFF, MC_PD_FAST, MC_PD_SLOW };
-enum mc_ref_mode { MC_REF_AUTO, MC_REF_ALL_BANK, MC_REF_PER_BANK };
+enum mc_ref_mode { MC_REF_AUTO, MC_REF_ALL_BANK, MC_REF_PER_BANK, MC_REF_USIMM };
 
 struct mc_cfg {
     char policy[CFG_STR_MAX];

@@ -61,6 +61,7 @@ static void test_1channel(void **state) {
     expect_raw(c, "dram.burst_length", "8", CFG1 ":16");
     expect_raw(c, "addr.map", "usimm1", CFG1 ":41");
     expect_raw(c, "mc.policy", "usimm", CFG1);
+    expect_raw(c, "mc.refresh_mode", "usimm", CFG1);
     expect_raw(c, "mc.wq_size", "64", CFG1 ":40");
     expect_raw(c, "mc.rq_size", "128", CFG1 ":6");
     expect_raw(c, "mc.forward_raw", "false", CFG1 ":42");
