@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_child.h"
 #include "gpu/gpu.h"
 #include "workload/trace/trace.h"
 #include "workload/trace/trace_export.h"
@@ -92,40 +91,28 @@ static void child_replay(const char *dir, struct report *r) {
     cfg_destroy(c);
 }
 
+struct step {
+    const char *dir;
+    int nodes; /* > 0: export a BFS of this many nodes; 0: replay the folder */
+};
+
+static void child_step(void *arg, void *report) {
+    const struct step *st = arg;
+    struct report *r = report;
+    if (st->nodes > 0)
+        child_export(st->dir, st->nodes, r);
+    else
+        child_replay(st->dir, r);
+    r->rss_kb = bench_peak_rss_kb();
+}
+
 /* Runs one step in a child; returns its report and its peak RSS in KiB. */
 static struct report in_child(const char *dir, int nodes, long *rss_kb) {
-    int fd[2];
+    struct step st = {dir, nodes};
     struct report r;
-    memset(&r, 0, sizeof r);
-    if (pipe(fd) != 0) {
-        perror("bench_trace: pipe");
-        exit(1);
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("bench_trace: fork");
-        exit(1);
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        if (nodes > 0)
-            child_export(dir, nodes, &r);
-        else
-            child_replay(dir, &r);
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        r.rss_kb = ru.ru_maxrss;
-        ssize_t n = write(fd[1], &r, sizeof r);
-        _exit(n == (ssize_t)sizeof r ? 0 : 1);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], &r, sizeof r);
-    close(fd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    if (n != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !r.ok) {
-        fprintf(stderr, "bench_trace: %s\n", r.msg[0] ? r.msg : "a child process failed");
+    if (bench_in_child("bench_trace", child_step, &st, &r, sizeof r) != 0) exit(1);
+    if (!r.ok) {
+        fprintf(stderr, "bench_trace: %s\n", r.msg);
         exit(1);
     }
     *rss_kb = r.rss_kb;

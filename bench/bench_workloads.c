@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_child.h"
 #include "gpu/gpu.h"
 #include "workload/workload.h"
 
@@ -41,12 +40,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static long peak_rss_kb(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return ru.ru_maxrss;
-}
-
 static void child(const char *name, uint64_t cap, struct report *r) {
     struct ws_err e = {{0}};
     struct cfg *c = cfg_create();
@@ -64,7 +57,7 @@ static void child(const char *name, uint64_t cap, struct report *r) {
         return;
     }
     r->setup_s = now_s() - t0;
-    r->rss_setup_kb = peak_rss_kb();
+    r->rss_setup_kb = bench_peak_rss_kb();
     if (gpu_run(g, w, &e)) {
         snprintf(r->msg, sizeof r->msg, "%.64s: %.900s", name, e.msg);
         return;
@@ -81,35 +74,25 @@ static void child(const char *name, uint64_t cap, struct report *r) {
     cfg_destroy(c);
 }
 
+struct job {
+    const char *name;
+    uint64_t cap;
+};
+
+static void child_job(void *arg, void *report) {
+    const struct job *j = arg;
+    struct report *r = report;
+    child(j->name, j->cap, r);
+    r->rss_kb = bench_peak_rss_kb();
+}
+
 /* Runs one workload to `cap` in a child process; exits on failure. */
 static struct report in_child(const char *name, uint64_t cap) {
-    int fd[2];
+    struct job j = {name, cap};
     struct report r;
-    memset(&r, 0, sizeof r);
-    if (pipe(fd) != 0) {
-        perror("bench_workloads: pipe");
-        exit(1);
-    }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("bench_workloads: fork");
-        exit(1);
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        child(name, cap, &r);
-        r.rss_kb = peak_rss_kb();
-        ssize_t n = write(fd[1], &r, sizeof r);
-        _exit(n == (ssize_t)sizeof r ? 0 : 1);
-    }
-    close(fd[1]);
-    ssize_t n = read(fd[0], &r, sizeof r);
-    close(fd[0]);
-    int status;
-    waitpid(pid, &status, 0);
-    if (n != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !r.ok) {
-        fprintf(stderr, "bench_workloads: %s\n", r.msg[0] ? r.msg : "a child process failed");
+    if (bench_in_child("bench_workloads", child_job, &j, &r, sizeof r) != 0) exit(1);
+    if (!r.ok) {
+        fprintf(stderr, "bench_workloads: %s\n", r.msg);
         exit(1);
     }
     return r;

@@ -76,7 +76,14 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
     t->group = calloc((size_t)njobs, sizeof *t->group);
     if (!t->have || !t->val || !t->norm || !t->box || !t->group) return ws_fail(e, "out of memory");
     char(*lclass)[16] = calloc((size_t)njobs, sizeof *lclass);
-    if (!lclass) return ws_fail(e, "out of memory");
+    t->absent = calloc((size_t)(t->nm ? t->nm : 1), sizeof *t->absent);
+    char(*first_absent)[4096] = calloc((size_t)(t->nm ? t->nm : 1), sizeof *first_absent);
+    int nhave = 0;
+    if (!lclass || !t->absent || !first_absent) {
+        free(lclass);
+        free(first_absent);
+        return ws_fail(e, "out of memory");
+    }
     for (int j = 0; j < njobs; j++) {
         for (int m = 0; m < t->nm; m++) t->val[j * t->nm + m] = t->norm[j * t->nm + m] = NAN;
         char path[4096];
@@ -99,6 +106,7 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
                     path, at, why);
             json_decref(root);
             free(lclass);
+            free(first_absent);
             return -1;
         }
         t->have[j] = true;
@@ -110,11 +118,10 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
             const struct rcp_metric *mt = &r->metrics[m];
             json_t *v = json_path(root, mt->path);
             if (!v) {
-                ws_fail(e, "%s:%ld: [metric %s]: path '%s' is not in %s", r->path, mt->line,
-                        mt->name, mt->path, path);
-                json_decref(root);
-                free(lclass);
-                return -1;
+                /* a policy's own counters exist only in its jobs: blank there; a path no result
+                 * has is a mistake in the recipe (checked below) */
+                if (!t->absent[m]++) snprintf(first_absent[m], sizeof first_absent[m], "%s", path);
+                continue;
             }
             if (json_is_object(v) && json_object_get(v, "p50")) {
                 /* a stored histogram: its mean in tables, its quartiles in box plots */
@@ -131,7 +138,18 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
             }
         }
         json_decref(root);
+        nhave++;
     }
+    for (int m = 0; m < t->nm && nhave; m++) {
+        if (t->absent[m] < nhave) continue;
+        const struct rcp_metric *mt = &r->metrics[m];
+        ws_fail(e, "%s:%ld: [metric %s]: path '%s' is not in %s (nor in any other result)", r->path,
+                mt->line, mt->name, mt->path, first_absent[m]);
+        free(first_absent);
+        free(lclass);
+        return -1;
+    }
+    free(first_absent);
     for (int j = 0; j < njobs; j++) {
         const char *g = "all";
         if (r->group_by == GROUP_CLASS) {
@@ -185,6 +203,7 @@ void rpt_free(struct rpt_table *t) {
     free(t->norm);
     free(t->box);
     free(t->group);
+    free(t->absent);
 }
 
 static void put_num(FILE *f, double v) {
@@ -665,8 +684,15 @@ int rpt_figures(const struct rpt_table *t, const char *out, const char *gnuplot,
         fprintf(md, " Normalised columns divide by the job with %s = %s.",
                 r->axes[r->base_axis].key, r->axes[r->base_axis].values[r->base_value]);
     fputs(" Tables: [report.csv](report.csv) (one row per job), [means.csv](means.csv) (arithmetic "
-          "and geometric means per group).\n\n## Headlines\n\n",
+          "and geometric means per group).",
           md);
+    for (int m = 0; m < t->nm; m++)
+        if (t->absent[m])
+            fprintf(md,
+                    " Metric %s is not in %d of the results (a counter only some jobs have): "
+                    "blank there.",
+                    r->metrics[m].name, t->absent[m]);
+    fputs("\n\n## Headlines\n\n", md);
     fputs(heads ? heads : "", md);
     fputs("\n## Figures\n\n", md);
     for (int i = 0; i < r->nfigs && rc == 0; i++) {

@@ -26,6 +26,7 @@ struct rpt_table {
     char (*group)[RCP_KEY]; /* per job (a group is a class or a [groups] key) */
     int ngroups;
     char groups[16][RCP_KEY]; /* distinct groups, sorted */
+    int *absent;              /* [metric] present results without the metric's path */
 };
 
 /* Geometric mean of the finite values; NAN when there is none or one is <= 0. */
@@ -33,8 +34,9 @@ double rpt_geomean(const double *v, int n);
 /* Arithmetic mean of the finite values; NAN when there is none. */
 double rpt_amean(const double *v, int n);
 
-/* Reads DIR/results/NAME.json of every job. A metric path missing from a present result is an
- * error naming the recipe line of the metric. */
+/* Reads DIR/results/NAME.json of every job. A metric path missing from some present results
+ * leaves their cells blank (NAN; a policy's own counters exist only in its jobs); one missing
+ * from every present result is an error naming the recipe line of the metric. */
 int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *jobs, int njobs,
              const char *dir, struct ws_err *e);
 void rpt_free(struct rpt_table *t);

@@ -153,9 +153,42 @@ static void test_tables(void **state) {
     assert_int_equal(rpt_load(&t2, &r2, jobs, n, dir, &e), -1);
     char want[2048]; /* a path (up to 1024) and a message */
     snprintf(want, sizeof want,
-             "r.ini:15: [metric x]: path 'stats.gpu.nope' is not in %s/results/fcfs_mm3.json", dir);
+             "r.ini:15: [metric x]: path 'stats.gpu.nope' is not in %s/results/fcfs_mm3.json (nor "
+             "in any other result)",
+             dir);
     assert_string_equal(e.msg, want);
     rpt_free(&t2);
+    /* a policy's own counter, present only in frfcfs's results: blank (NAN) in fcfs's, counted */
+    for (int i = 0; i < 2; i++) {
+        char rp[1024];
+        snprintf(rp, sizeof rp, "%s/results/frfcfs_%s.json", dir, i ? "bfs" : "mm3");
+        FILE *f = fopen(rp, "w");
+        assert_non_null(f);
+        fprintf(f, "{\"stats\": {\"gpu\": {\"ipc\": 1}, \"sched\": {\"members\": %d}}}\n", 7 + i);
+        fclose(f);
+    }
+    static struct recipe rs;
+    char some[sizeof recipe + 64];
+    /* ipc and members only: load_time is in none of the rewritten files */
+    snprintf(some, sizeof some, "%.*s[metric members]\npath = stats.sched.members\n",
+             (int)(strstr(recipe, "[metric lt]") - recipe), recipe);
+    assert_int_equal(recipe_load(&rs, "r.ini", some, &e), 0);
+    struct rpt_table ts;
+    assert_int_equal(rpt_load(&ts, &rs, jobs, n, dir, &e), 0);
+    assert_int_equal(ts.nm, 2);
+    assert_int_equal(ts.absent[1], 3); /* the three fcfs results */
+    for (int j = 0; j < n; j++) {
+        double v = ts.val[j * 2 + 1];
+        if (!strcmp(jobs[j].name, "frfcfs_mm3"))
+            assert_true(v == 7);
+        else if (!strcmp(jobs[j].name, "frfcfs_bfs"))
+            assert_true(v == 8);
+        else
+            assert_true(isnan(v));
+    }
+    rpt_free(&ts);
+    put_result(dir, "frfcfs_mm3", 150, 5); /* as they were, for the checks below */
+    put_result(dir, "frfcfs_bfs", 40, 20);
     /* named groups (a paper's own sets): bfs and kmeans in "irregular-memory-bound" (a name longer
      * than 15 characters was once cut short and counted again per job), mm3 in none ("other") */
     static struct recipe rn;
