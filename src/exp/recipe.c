@@ -508,6 +508,12 @@ static int check(struct recipe *r, struct ws_err *e) {
         if (!m->path[0])
             return ws_fail(e, "%s:%ld: [metric %s]: no path (e.g. path = stats.gpu.ipc)", r->path,
                            m->line, m->name);
+        /* report.csv names its columns job, the axes, group, the metrics and NAME_norm */
+        if (!strcasecmp(m->name, "job") || !strcasecmp(m->name, "group"))
+            return ws_fail(e,
+                           "%s:%ld: [metric %s]: '%s' is a column of report.csv already; name the "
+                           "metric otherwise",
+                           r->path, m->line, m->name, m->name);
         _Static_assert(sizeof m->label >= sizeof m->name, "a metric's name fits its label");
         if (!m->label[0]) memcpy(m->label, m->name, strlen(m->name) + 1);
     }

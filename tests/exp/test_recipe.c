@@ -109,6 +109,9 @@ static void test_bad_recipes(void **state) {
          "bad.ini:5: [groups]: 'by' and named groups exclude each other"},
         {"[axes]\nworkload = bfs\n[metric m]\nlabel = M\n",
          "bad.ini:4: [metric m]: no path (e.g. path = stats.gpu.ipc)"},
+        {"[axes]\nworkload = bfs\n[metric group]\npath = stats.sched.members\n",
+         "bad.ini:4: [metric group]: 'group' is a column of report.csv already; name the metric "
+         "otherwise"},
         {"[axes]\nworkload = bfs\n[figure f]\nkind = pie\n",
          "bad.ini:4: [figure f]: kind = 'pie' is not one of: bars, box, line, stack"},
         {"[axes]\nworkload = bfs\n[figure f]\nkind = bars\nmetric = ipc2\n",
