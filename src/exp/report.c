@@ -77,7 +77,7 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
     if (!t->have || !t->val || !t->norm || !t->box || !t->group) return ws_fail(e, "out of memory");
     char(*lclass)[16] = calloc((size_t)njobs, sizeof *lclass);
     t->absent = calloc((size_t)(t->nm ? t->nm : 1), sizeof *t->absent);
-    char(*first_absent)[4096] = calloc((size_t)(t->nm ? t->nm : 1), sizeof *first_absent);
+    int *first_absent = calloc((size_t)(t->nm ? t->nm : 1), sizeof *first_absent); /* job */
     int nhave = 0;
     if (!lclass || !t->absent || !first_absent) {
         free(lclass);
@@ -120,7 +120,7 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
             if (!v) {
                 /* a policy's own counters exist only in its jobs: blank there; a path no result
                  * has is a mistake in the recipe (checked below) */
-                if (!t->absent[m]++) snprintf(first_absent[m], sizeof first_absent[m], "%s", path);
+                if (!t->absent[m]++) first_absent[m] = j;
                 continue;
             }
             if (json_is_object(v) && json_object_get(v, "p50")) {
@@ -143,8 +143,10 @@ int rpt_load(struct rpt_table *t, const struct recipe *r, const struct rcp_job *
     for (int m = 0; m < t->nm && nhave; m++) {
         if (t->absent[m] < nhave) continue;
         const struct rcp_metric *mt = &r->metrics[m];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/results/%s.json", dir, jobs[first_absent[m]].name);
         ws_fail(e, "%s:%ld: [metric %s]: path '%s' is not in %s (nor in any other result)", r->path,
-                mt->line, mt->name, mt->path, first_absent[m]);
+                mt->line, mt->name, mt->path, path);
         free(first_absent);
         free(lclass);
         return -1;

@@ -360,8 +360,8 @@ enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r) {
     return open < 0 ? DRAM_ACT : DRAM_PRE;
 }
 
-/* The kind a refresh hold-back (ref_block) counts a command as: rdy_slot()'s, PREA with PRE,
- * and 4 (never held back before the refresh itself) for the rest. */
+/* A command's kind: 0 ACT, 1 PRE (and PREA), 2 read, 3 write, 4 anything else (what a refresh
+ * hold-back, ref_block, never holds back before the refresh itself). */
 static unsigned cmd_slot(enum dram_cmd c) {
     switch (c) {
     case DRAM_ACT:
@@ -380,18 +380,10 @@ static unsigned cmd_slot(enum dram_cmd c) {
     }
 }
 
+/* The readiness slot of a request's command: its kind, the rest counted with writes. */
 static unsigned rdy_slot(enum dram_cmd c) {
-    switch (c) {
-    case DRAM_ACT:
-        return 0;
-    case DRAM_PRE:
-        return 1;
-    case DRAM_RD:
-    case DRAM_RDA:
-        return 2;
-    default:
-        return 3;
-    }
+    unsigned k = cmd_slot(c);
+    return k < 4 ? k : 3;
 }
 
 /* Readiness = max(bank fence, bank-group/rank/bus part, command bus). The shared part is cached
@@ -427,8 +419,7 @@ uint64_t mcv_ready_at(const struct mc_view *v, const struct mc_req *r) {
 uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const struct dram_addr *a) {
     struct mc *m = v->m;
     uint32_t u = dram_unit_of(&m->dram, a);
-    if (m->ref_pending[u] || (m->ref_block[u] && ref_blocks(m, u, cmd_slot(cmd))))
-        return DRAM_NEVER;
+    if (ref_blocks(m, u, cmd_slot(cmd))) return DRAM_NEVER;
     if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && pb_held(m, dram_bank_index(&m->dram, a)))
         return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
