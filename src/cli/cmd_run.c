@@ -147,6 +147,7 @@ static void print_summary(const struct gpu *g, const struct cfg *c, const struct
     fprintf(out, "  divergence in controllers  %.1f%% (In-MC; the rest before them: Ex-MC)\n",
             100.0 * s->lat_div_in_mc_share);
     print_hist_line(out, "warp-group assembly", gpu_hist_mc_assembly(g));
+    print_hist_line(out, "controllers per warp-load", gpu_hist_mcs_per_load(g));
     print_hist_line(out, "load-warp execution time", gpu_hist_load_time(g));
     double ej = s->energy_j > 0 ? s->energy_j : 1; /* shares of the total */
     fprintf(out,

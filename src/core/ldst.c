@@ -266,6 +266,7 @@ static void finish_inst(struct ldst *l, uint32_t idx, uint64_t t) {
             for (uint32_t i = 0; i < m->nmc; i++)
                 if (m->mc[i].hi - m->mc[i].lo > spread) spread = m->mc[i].hi - m->mc[i].lo;
             ws_hist_add(&st->mc_assembly, (uint64_t)((double)spread * l->env.dram_to_core + 0.5));
+            ws_hist_add(&st->mcs_per_load, m->nmc);
         }
         ws_hist_add(&st->load_time, t - m->issue);
     }

@@ -198,6 +198,10 @@ const struct stat_desc sm_stat_desc[] = {
        "its requests reached, the largest gap between the first and the last arrival at one "
        "controller (seed 002 Sec. 4.3.1: a warp-group is complete once all of its requests have "
        "arrived; the thesis puts this under 3 % of the memory latency)"),
+    SD(mcs_per_load, STAT_HIST, "controllers",
+       "memory controllers (channels) the off-chip requests of a warp-load with >= 1 of them "
+       "reached, up to 16 (seed 002 Sec. 4.2: spmv, sp, sssp and cfd warps touch about 3.2 on "
+       "average, sad, nw and SS usually one)"),
     SD(load_time, STAT_HIST, "cycles",
        "load-warp execution time: issue of the load instruction to its last request back"),
     SD(req_turnaround, STAT_HIST, "cycles",

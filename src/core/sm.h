@@ -75,6 +75,7 @@ struct sm_stats {
                                         x 1000 (seed 001 Eq. 3.1) */
     struct ws_hist lat_div_in_mc;    /* the part of lat_div that arose inside a controller */
     struct ws_hist mc_assembly;      /* spread of a warp-load's arrivals at one controller */
+    struct ws_hist mcs_per_load;     /* controllers a warp-load's off-chip requests reached */
     struct ws_hist lat_div;          /* slowest - fastest off-chip turnaround of a warp-load
                                         with >= 1 off-chip request, core cycles */
     struct ws_hist load_time;        /* warp-load issue -> last request back, core cycles */

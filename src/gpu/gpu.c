@@ -997,6 +997,10 @@ const struct ws_hist *gpu_hist_lat_div(const struct gpu *g) {
 const struct ws_hist *gpu_hist_mc_assembly(const struct gpu *g) {
     return &g->core_sum.mc_assembly;
 }
+
+const struct ws_hist *gpu_hist_mcs_per_load(const struct gpu *g) {
+    return &g->core_sum.mcs_per_load;
+}
 const struct ws_hist *gpu_hist_load_time(const struct gpu *g) {
     return &g->core_sum.load_time;
 }

@@ -89,4 +89,6 @@ const struct ws_hist *gpu_hist_lat_div(const struct gpu *g);
 const struct ws_hist *gpu_hist_load_time(const struct gpu *g);
 /* Warp-group assembly time (core.mc_assembly), core cycles. */
 const struct ws_hist *gpu_hist_mc_assembly(const struct gpu *g);
+/* Controllers a warp-load's off-chip requests reached (core.mcs_per_load). */
+const struct ws_hist *gpu_hist_mcs_per_load(const struct gpu *g);
 uint32_t gpu_nsms(const struct gpu *g);

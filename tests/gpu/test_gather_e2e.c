@@ -1,9 +1,11 @@
 /* Warp-gather in the whole GPU (gtx480-6g, test size, checker on): the warp-group assembly time
  * (core.mc_assembly) is zero when every warp-load is one line (its bursts reach one controller
  * as one fetch) and not when a warp-load puts eight lines into one controller; it is counted once
- * per warp-load with an off-chip request, like the latency divergence. The warp-aware schedulers
- * run the same program to the same instruction count with requests conserved (gpu_run checks
- * conservation and the protocol), and their batching unit groups every read it sees. */
+ * per warp-load with an off-chip request, like the latency divergence, and so are the
+ * controllers such a warp-load reached (one or two, as the gather spreads its lines). The
+ * warp-aware schedulers run the same program to the same instruction count with requests conserved
+ * (gpu_run checks conservation and the protocol), and their batching unit groups every read it
+ * sees. */
 #include "gpu_harness.h"
 
 static json_t *core_hist(json_t *j, const char *name) {
@@ -34,6 +36,24 @@ static void test_assembly(void **state) {
     /* of the 16 blocks x 8 warps x 4 iterations x 2 loads, those not served whole by the L2
      * (the HtoD copies leave part of idx there; the gathers range over 4 MB) */
     assert_true(field(a8, "count") > 16 * 8 * 4 && field(a8, "count") <= 16 * 8 * 4 * 2);
+    /* Controllers per warp-load (core.mcs_per_load): the eight lines of a gather lie in one
+     * channel, so every warp-load with off-chip requests reached exactly one controller; spread
+     * over two channels, a gather that went off-chip whole reaches two. */
+    json_t *m8 = core_hist(j8, "mcs_per_load");
+    assert_int_equal(field(m8, "count"), field(a8, "count"));
+    assert_int_equal(field(m8, "min"), 1);
+    assert_int_equal(field(m8, "max"), 1);
+    struct result two;
+    must_run("gtx480-6g", "gather",
+             "workload.gather.lines=8;workload.gather.channels=2;mc.policy=frfcfs-cq", &two);
+    json_t *j2 = json_loads(two.json, 0, &err);
+    assert_non_null(j2);
+    json_t *m2 = core_hist(j2, "mcs_per_load");
+    assert_int_equal(field(m2, "min"), 1); /* the coalesced index loads */
+    assert_int_equal(field(m2, "max"), 2);
+    assert_int_equal(field(m2, "count"), field(core_hist(j2, "lat_div"), "count"));
+    json_decref(j2);
+    free(two.json);
     json_decref(j1);
     json_decref(j8);
     free(one.json);
