@@ -219,6 +219,19 @@ static void test_bcsstk13(void **state) {
     assert_int_equal(k.threads, 192);
     assert_int_equal(k.ncta, 11);
     w->vt->destroy(w);
+    /* By default the simulated GPU's SM count decides (deviceProp.multiProcessorCount); gpu.sms
+     * is the GPU's key, so only a GPU would claim it. */
+    snprintf(ini, sizeof ini,
+             "[gpu]\nsms = 1\n[workload]\nname = spmvjds\n[workload.spmvjds]\nmatrix = %s\n"
+             "iters = 1\n",
+             MTX);
+    struct cfg *c = tu_cfg(ini);
+    w = workload_create(c, &e);
+    assert_non_null(w);
+    assert_int_equal(w->vt->next_kernel(w, &k, &e), 1);
+    assert_int_equal(k.threads, 192);
+    w->vt->destroy(w);
+    cfg_destroy(c);
     free(deg), free(sorted);
     graph_free(&a);
 }
