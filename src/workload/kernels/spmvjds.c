@@ -142,9 +142,9 @@ struct jds {
     struct km_workload kw; /* first: the kmodel glue casts to it */
     struct km_prog prog;
     struct graph a;
-    float *x;
     uint32_t dim, rows, groups, depth; /* depth: diagonals; jds_ptr_int has depth + 1 entries */
-    uint64_t len;                      /* d_data words */
+    uint64_t len;                      /* JDS slots (copied to the device) */
+    uint64_t words; /* d_data / d_indices words allocated: len, or rows if more */
     uint32_t block;
     uint64_t d_data, d_index, d_ptr, d_perm, d_nzcnt, d_x, d_ax, c_ptr, c_zcnt;
     uint32_t iters, launches;
@@ -182,23 +182,36 @@ static int jds_next(struct workload *w, struct kernel_desc *k, struct ws_err *e)
     return 1;
 }
 
-/* x_vec[i] as the device holds it (i = -1 reads the word before x_vec). */
-static float x_at(const struct jds *s, int32_t i) {
-    const float *p = devmem_host(s->kw.dm, s->d_x + 4 * (int64_t)i, 4);
-    return *p;
+/* The device arrays spmv_jds reads, as host views; x_vec[-1] (what a padding slot gathers) is
+ * the last word of the d_nzcnt block before x_vec, a separate host block. */
+struct jds_view {
+    const float *data, *x;
+    const int32_t *index, *ptr, *zcnt;
+    float x_m1;
+};
+
+static struct jds_view jds_view(const struct jds *s) {
+    struct devmem *dm = s->kw.dm;
+    return (struct jds_view){devmem_host(dm, s->d_data, 4 * s->words),
+                             devmem_host(dm, s->d_x, 4ull * s->dim),
+                             devmem_host(dm, s->d_index, 4 * s->words),
+                             devmem_host(dm, s->c_ptr, 4ull * (s->depth + 1)),
+                             devmem_host(dm, s->c_zcnt, 4ull * s->groups),
+                             *(const float *)devmem_host(dm, s->d_x - 4, 4)};
+}
+
+static inline float x_at(const struct jds_view *v, int32_t i) {
+    return i < 0 ? v->x_m1 : v->x[i];
 }
 
 /* spmv_jds for one thread, in the kernel's order of loads and float operations. */
-static float thread_sum(const struct jds *s, uint32_t ix) {
-    struct devmem *dm = s->kw.dm;
-    const float *data = devmem_host(dm, s->d_data, 4 * s->len);
-    const int32_t *index = devmem_host(dm, s->d_index, 4 * s->len);
-    const int32_t *ptr = devmem_host(dm, s->c_ptr, 4ull * (s->depth + 1));
-    const int32_t *zcnt = devmem_host(dm, s->c_zcnt, 4ull * s->groups);
-    int32_t bound = zcnt[ix / JDS_WARP];
+static float thread_sum(const struct jds_view *v, uint32_t ix) {
+    const float *data = v->data;
+    const int32_t *index = v->index, *ptr = v->ptr;
+    int32_t bound = v->zcnt[ix / JDS_WARP];
     float sum = 0.0f;
     int64_t j = ptr[0] + (int64_t)ix;
-    float d = data[j], t = x_at(s, index[j]);
+    float d = data[j], t = x_at(v, index[j]);
     if (bound > 1) {
         j = ptr[1] + (int64_t)ix;
         int32_t i = index[j];
@@ -206,11 +219,11 @@ static float thread_sum(const struct jds *s, uint32_t ix) {
             float dn = data[j];
             j = ptr[k] + (int64_t)ix;
             int32_t in = index[j];
-            float tn = x_at(s, i);
+            float tn = x_at(v, i);
             sum = fmaf(d, t, sum);
             i = in, d = dn, t = tn;
         }
-        float dn = data[j], tn = x_at(s, i);
+        float dn = data[j], tn = x_at(v, i);
         sum = fmaf(d, t, sum);
         d = dn, t = tn;
     }
@@ -221,8 +234,9 @@ static int jds_verify(struct workload *w, struct ws_err *e) {
     struct jds *s = (struct jds *)w;
     const float *out = devmem_host(s->kw.dm, s->d_ax, 4ull * s->dim);
     const int32_t *perm = devmem_host(s->kw.dm, s->d_perm, 4ull * s->dim);
+    struct jds_view v = jds_view(s);
     for (uint32_t ix = 0; ix < s->dim; ix++) {
-        float want = thread_sum(s, ix);
+        float want = thread_sum(&v, ix);
         if (memcmp(&out[perm[ix]], &want, sizeof want) != 0)
             return ws_fail(e, "spmvjds: dst_vector[%d] = %.9g, the host's spmv_jds gives %.9g",
                            perm[ix], (double)out[perm[ix]], (double)want);
@@ -234,7 +248,6 @@ static void jds_destroy(struct workload *w) {
     struct jds *s = (struct jds *)w;
     km_prog_free(&s->prog);
     graph_free(&s->a);
-    free(s->x);
     km_wl_fini(&s->kw);
     free(s);
 }
@@ -329,7 +342,7 @@ static int build(struct jds *s, struct ws_rng *r, struct ws_err *e) {
                        (unsigned long long)len);
     }
     /* A group with no entries still reads d_data[ix] (prefetch 0): keep that in the block. */
-    uint64_t words = len > s->rows ? len : s->rows;
+    uint64_t words = s->words = len > s->rows ? len : s->rows;
     struct devmem *dm = s->kw.dm;
     uint64_t nz_bytes = (4ull * s->groups + DEVMEM_ALIGN - 1) / DEVMEM_ALIGN * DEVMEM_ALIGN;
     int rc = -1;
@@ -359,7 +372,6 @@ static int build(struct jds *s, struct ws_rng *r, struct ws_err *e) {
             }
         int32_t *perm = devmem_host(dm, s->d_perm, 4ull * s->dim);
         for (uint32_t ix = 0; ix < s->dim; ix++) perm[ix] = (int32_t)order[ix];
-        memcpy(devmem_host(dm, s->d_ptr, 4ull * (s->depth + 1)), ptr, 4ull * (s->depth + 1));
         memcpy(devmem_host(dm, s->c_ptr, 4ull * (s->depth + 1)), ptr, 4ull * (s->depth + 1));
         int32_t *cz = devmem_host(dm, s->c_zcnt, 4ull * s->groups);
         for (uint32_t g = 0; g < s->groups; g++) cz[g] = (int32_t)zcnt[g];
