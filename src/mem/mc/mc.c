@@ -229,7 +229,8 @@ struct mc {
     bool refwin;
     uint64_t *win_end; /* per unit: the window's end (USIMM's refresh completion deadline) */
     uint8_t *ref_block;
-    uint8_t *win_refs; /* per unit: REFs issued in the window's forced sequence */
+    uint8_t *win_refs;  /* per unit: REFs issued in the window (early ones included) */
+    uint8_t *win_early; /* per unit: REFs the policy issued before the window's deadline */
     /* Per-bank refresh (mc.refresh_mode): each unit refreshes one bank every ref_step cycles
      * (ref_due is the next deadline), every bank once per round of tREFI, in any order (as
      * JEDEC's per-bank refresh allows): the due one is a bank of this round with no queued
@@ -275,8 +276,11 @@ static inline bool ref_blocks(const struct mc *m, uint32_t u, unsigned k) {
     return m->ref_pending[u] || (m->ref_block[u] >> k & 1);
 }
 /* USIMM's refresh: the issue deadline of unit u's window. */
+/* Each REF the scheduler issued early in the window moves it tRFC later (USIMM's
+ * end - tRP - (8 - issued) tRFC); with all 8 issued it is end - tRP. */
 static inline uint64_t win_deadline(const struct mc *m, uint32_t u) {
-    return m->win_end[u] - (uint64_t)m->s->RP - 8 * (uint64_t)m->s->RFC;
+    uint64_t left = m->win_early[u] < 8 ? 8u - m->win_early[u] : 0;
+    return m->win_end[u] - (uint64_t)m->s->RP - left * (uint64_t)m->s->RFC;
 }
 /* How long a command of rdy_slot() kind k keeps its bank from the PREA that starts the refresh
  * (USIMM's issuable test is now + this <= deadline). */
@@ -423,6 +427,30 @@ uint64_t mcv_cmd_ready_at(const struct mc_view *v, enum dram_cmd cmd, const stru
     if ((cmd == DRAM_ACT || dram_cmd_is_col(cmd)) && pb_held(m, dram_bank_index(&m->dram, a)))
         return DRAM_NEVER;
     return dram_ready_at(&m->dram, cmd, a, m->now);
+}
+
+uint32_t mcv_nunits(const struct mc_view *v) {
+    return v->m->nunits;
+}
+uint32_t mcv_unit_banks(const struct mc_view *v) {
+    return v->m->dram.nbanks_unit;
+}
+uint32_t mcv_unit_queued(const struct mc_view *v, uint32_t unit) {
+    return v->m->unit_q[unit];
+}
+unsigned mcv_powered_down(const struct mc_view *v, uint32_t unit) {
+    return (unsigned)v->m->dram.rank[unit].pd;
+}
+bool mcv_refreshing(const struct mc_view *v, uint32_t unit) {
+    return refreshing(v->m, unit);
+}
+uint64_t mcv_ref_deadline(const struct mc_view *v, uint32_t unit) {
+    return v->m->refwin ? win_deadline(v->m, unit) : DRAM_NEVER;
+}
+uint32_t mcv_ref_issued(const struct mc_view *v, uint32_t unit) {
+    const struct mc *m = v->m;
+    if (!m->refwin) return 0;
+    return m->ref_pending[unit] ? m->win_refs[unit] : m->win_early[unit];
 }
 
 void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out) {
@@ -783,6 +811,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->win_end = calloc(m->nunits, sizeof *m->win_end);
     m->ref_block = calloc(m->nunits, sizeof *m->ref_block);
     m->win_refs = calloc(m->nunits, sizeof *m->win_refs);
+    m->win_early = calloc(m->nunits, sizeof *m->win_early);
     m->pb_next = calloc(m->nunits, sizeof *m->pb_next);
     m->pb_done = calloc(m->nunits, sizeof *m->pb_done);
     m->pb_bank = calloc(m->nunits, sizeof *m->pb_bank);
@@ -793,7 +822,8 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
         !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
         !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi ||
-        !m->pb_next || !m->pb_done || !m->pb_bank || !m->win_end || !m->ref_block || !m->win_refs) {
+        !m->pb_next || !m->pb_done || !m->pb_bank || !m->win_end || !m->ref_block || !m->win_refs ||
+        !m->win_early) {
         mc_destroy(m);
         ws_fail(e, "out of memory");
         return NULL;
@@ -938,6 +968,7 @@ void mc_destroy(struct mc *m) {
     free(m->win_end);
     free(m->ref_block);
     free(m->win_refs);
+    free(m->win_early);
     free(m->pb_next);
     free(m->pb_done);
     free(m->pb_bank);
@@ -1180,8 +1211,11 @@ static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *
     }
 }
 
-/* issue() of a choice that ci_pick_min() made: ready now by construction. */
-enum { FROM_POLICY, FROM_INDEX };
+static void ref_early(struct mc *m, uint32_t u);
+
+/* Who made a choice for issue(): pick(), ci_pick_min() (ready now by construction), or the
+ * controller's own refresh and power management. */
+enum { FROM_POLICY, FROM_INDEX, FROM_MAINT };
 
 static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_err *e) {
     uint64_t now = m->now;
@@ -1217,6 +1251,13 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
     uint32_t unit = x ? x->unit : dram_unit_of(&m->dram, a);
     int32_t open_before = m->dram.bank[bank].open_row;
     dram_issue_at(&m->dram, cmd, a, unit, bank, now);
+    if (cmd == DRAM_REF && from != FROM_MAINT) {
+        WS_ASSERT(m->refwin && !m->ref_pending[unit],
+                  "mc ch%u policy %s chose REF outside USIMM's refresh window rules "
+                  "(mc.refresh_mode = usimm, no forced refresh under way)",
+                  m->ch, m->pol->name);
+        ref_early(m, unit);
+    }
     /* A command moves the fences of its own rank unit; a column command also those of the other
      * ranks on its data bus. Command-bus slots are applied at use (see mcv_ready_at). */
     m->unit_epoch[unit] = ++m->epoch;
@@ -1257,9 +1298,11 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
     case DRAM_PDEF:
     case DRAM_PDES:
         m->st.n_pde++, m->npd++;
+        m->maint_at = 0; /* a policy's power-down: wake-ups are maintenance's */
         break;
     case DRAM_PDX:
         m->st.n_pdx++, m->npd--;
+        m->maint_at = 0;
         break;
     case DRAM_NCMD:
         break;
@@ -1329,10 +1372,19 @@ static uint32_t pb_choose(const struct mc *m, uint32_t u) {
  * line, like ref_issuing(): rare, and kept from growing the per-cycle path. */
 static __attribute__((noinline)) void ref_due_now(struct mc *m, uint32_t u) {
     if (m->refwin) {
+        if (m->win_early[u] >= 8 && m->now >= m->win_end[u]) {
+            /* the scheduler issued all 8 early: the window ends without a forced refresh */
+            m->win_end[u] += 8 * (uint64_t)m->s->REFI;
+            m->win_early[u] = 0;
+        }
         m->ref_due[u] = win_next(m, u, m->now);
         if (m->now >= win_deadline(m, u)) {
-            m->ref_pending[u] = true;
-            m->win_refs[u] = 0;
+            if (m->win_early[u] >= 8) {
+                m->ref_due[u] = m->win_end[u]; /* held back until the window ends, as USIMM */
+            } else {
+                m->ref_pending[u] = true;
+                m->win_refs[u] = m->win_early[u];
+            }
         }
     } else {
         m->ref_pending[u] = true;
@@ -1347,11 +1399,23 @@ static __attribute__((noinline)) void ref_issuing(struct mc *m, uint32_t u) {
     if (!m->refwin) {
         m->ref_pending[u] = false;
         m->ref_due[u] += m->ref_step;
-    } else if (++m->win_refs[u] == 8) {
+    } else if (++m->win_refs[u] >= 8) {
         m->ref_pending[u] = false;
         m->win_end[u] += 8 * (uint64_t)m->s->REFI;
+        m->win_early[u] = 0;
         m->ref_due[u] = win_next(m, u, m->now);
     }
+}
+
+/* USIMM's refresh: the scheduler issued a REF before the window's deadline. It counts towards the
+ * window's 8, so the forced sequence starts tRFC later (and does not start once all 8 are in). */
+static __attribute__((noinline)) void ref_early(struct mc *m, uint32_t u) {
+    if (m->win_early[u] < UINT8_MAX) m->win_early[u]++;
+    m->ref_due[u] = win_next(m, u, m->now);
+    if (m->win_early[u] >= 8 && m->now >= win_deadline(m, u)) m->ref_due[u] = m->win_end[u];
+    m->maint_at = 0;
+    m->unit_epoch[u] = ++m->epoch;
+    if (m->ci_on) ci_unit_refresh(m, u, 0xf);
 }
 
 /* USIMM's window also holds back a power-down that could not be left by the deadline
@@ -1520,10 +1584,11 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     enum dram_cmd first = DRAM_NCMD;
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
-        int from = FROM_POLICY;
+        int from = FROM_MAINT;
         if (s == 1 && filtered && other_bus_idle(m, first)) break;
         filtered = false;
         if (!maintenance(m, &ch)) {
+            from = FROM_POLICY;
             update_drain(m);
             if (m->ci_on) {
                 filtered = true;

@@ -5,7 +5,8 @@
  * view of the queues and the DRAM state. pick() returns the command to issue now, or false to
  * issue nothing. A choice names either a queued request (its next command, optionally upgraded
  * from RD/WR to RDA/WRA) or an "at-large" command without a request (ACT/PRE/PREA, e.g. a
- * speculative precharge); the controller asserts that the choice is issuable now. Policies keep
+ * speculative precharge; power-down entry and exit; REF under mc.refresh_mode = usimm); the
+ * controller asserts that the choice is issuable now. Policies keep
  * their state in their own struct (no file-scope mutable state) and may write only
  * mc_req.scratch of requests. on_enqueue/on_issue/on_complete may be NULL.
  *
@@ -144,6 +145,23 @@ static inline void mcv_choose(const struct mc_view *v, struct mc_req *r, struct 
 void mcv_request_wake(const struct mc_view *v, uint64_t t);
 /* A request's DRAM location for an at-large command to its bank. */
 void mcv_bank_addr(const struct mc_view *v, uint32_t bank, struct dram_addr *out);
+/* Rank units (pseudo-channel x rank; flat bank b is in unit b / mcv_unit_banks()). */
+uint32_t mcv_nunits(const struct mc_view *v);
+uint32_t mcv_unit_banks(const struct mc_view *v);
+/* Requests queued for a rank unit, both queues. */
+uint32_t mcv_unit_queued(const struct mc_view *v, uint32_t unit);
+/* 0: powered up; 1: in fast (or active) power-down; 2: in slow power-down. */
+unsigned mcv_powered_down(const struct mc_view *v, uint32_t unit);
+/* The controller's own refresh of the unit is under way (a due all-bank or per-bank refresh, or
+ * USIMM's forced sequence): the policy cannot use the unit's refresh slot. */
+bool mcv_refreshing(const struct mc_view *v, uint32_t unit);
+/* USIMM's refresh (mc.refresh_mode = usimm): the issue deadline of the unit's current window
+ * (end - tRP - (8 - REFs issued) tRFC; a command that would run past it is held back) and the
+ * REFs issued in the window so far, the policy's early ones included. DRAM_NEVER and 0 in the
+ * other refresh modes. In usimm mode only, a policy may choose an at-large REF (all banks closed,
+ * no forced refresh under way): it counts towards the window's 8. */
+uint64_t mcv_ref_deadline(const struct mc_view *v, uint32_t unit);
+uint32_t mcv_ref_issued(const struct mc_view *v, uint32_t unit);
 
 /* ---- candidate index (policies with bank_cand) ---- */
 /* Banks (bitmap over flat bank indices) whose candidate in the current queue (draining: write
