@@ -220,8 +220,9 @@ struct mc {
     uint64_t *ref_due;   /* next refresh deadline per unit (DRAM_NEVER when off) */
     bool *ref_pending;
     /* USIMM's refresh (mc.refresh_mode = usimm, seed 002 §5.1.11): every rank is unavailable
-     * for 8 x tRFC in each window of 8 x tREFI, at its end. From the issue deadline (the
-     * window's end - tRP - 8 tRFC) the rank takes PREA if a row is open, then 8 REFs, the first
+     * for 8 x tRFC in each window of 8 x tREFI, at its end. The policy may issue some of the
+     * window's REFs early (k of them); from the issue deadline (the window's end - tRP -
+     * (8 - k) tRFC) the rank takes PREA if a row is open, then the other 8 - k REFs, the first
      * tRP after the deadline, so the last ends with the window. Before it, a command is held
      * back once it would run past the deadline (USIMM's readiness rule): ACT from deadline -
      * tRAS, a read from - tRTP, a write from - (tCWL + burst + tWR), PRE from - tRP. ref_due is
@@ -229,8 +230,8 @@ struct mc {
     bool refwin;
     uint64_t *win_end; /* per unit: the window's end (USIMM's refresh completion deadline) */
     uint8_t *ref_block;
-    uint8_t *win_refs;  /* per unit: REFs issued in the window (early ones included) */
-    uint8_t *win_early; /* per unit: REFs the policy issued before the window's deadline */
+    uint8_t *win_refs;  /* per unit, during the forced sequence: the window's REFs so far */
+    uint8_t *win_early; /* per unit: REFs the policy issued in the window before the sequence */
     /* Per-bank refresh (mc.refresh_mode): each unit refreshes one bank every ref_step cycles
      * (ref_due is the next deadline), every bank once per round of tREFI, in any order (as
      * JEDEC's per-bank refresh allows): the due one is a bank of this round with no queued
@@ -446,6 +447,9 @@ bool mcv_refreshing(const struct mc_view *v, uint32_t unit) {
 }
 uint64_t mcv_ref_deadline(const struct mc_view *v, uint32_t unit) {
     return v->m->refwin ? win_deadline(v->m, unit) : DRAM_NEVER;
+}
+uint64_t mcv_ref_window_end(const struct mc_view *v, uint32_t unit) {
+    return v->m->refwin ? v->m->win_end[unit] : DRAM_NEVER;
 }
 uint32_t mcv_ref_issued(const struct mc_view *v, uint32_t unit) {
     const struct mc *m = v->m;
@@ -1448,7 +1452,11 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             ref_due_now(m, u);
         }
         if (r->pd) {
-            if ((m->unit_q[u] || refreshing(m, u)) &&
+            /* USIMM's window: a rank that owes REFs is up by the deadline, so that they still
+             * end with the window (USIMM's forced refresh wakes it within the tRP it allows) */
+            bool owed = m->refwin && m->win_early[u] < 8 &&
+                        now + (uint64_t)(r->pd == 2 ? m->s->XPDLL : m->s->XP) >= win_deadline(m, u);
+            if ((m->unit_q[u] || refreshing(m, u) || owed) &&
                 dram_ready_at(&m->dram, DRAM_PDX, &a, now) <= now) {
                 *ch = (struct mc_choice){NULL, DRAM_PDX, a};
                 return true;

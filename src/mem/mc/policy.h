@@ -155,11 +155,13 @@ unsigned mcv_powered_down(const struct mc_view *v, uint32_t unit);
 /* The controller's own refresh of the unit is under way (a due all-bank or per-bank refresh, or
  * USIMM's forced sequence): the policy cannot use the unit's refresh slot. */
 bool mcv_refreshing(const struct mc_view *v, uint32_t unit);
-/* USIMM's refresh (mc.refresh_mode = usimm): the issue deadline of the unit's current window
- * (end - tRP - (8 - REFs issued) tRFC; a command that would run past it is held back) and the
- * REFs issued in the window so far, the policy's early ones included. DRAM_NEVER and 0 in the
- * other refresh modes. In usimm mode only, a policy may choose an at-large REF (all banks closed,
- * no forced refresh under way): it counts towards the window's 8. */
+/* USIMM's refresh (mc.refresh_mode = usimm): the end of the unit's current window, its issue
+ * deadline (end - tRP - (8 - k) tRFC for the k REFs the policy issued early; a command that
+ * would run past it is held back; it stays put once the forced sequence has started) and the
+ * REFs issued in the window so far, the policy's early ones included. DRAM_NEVER, DRAM_NEVER and
+ * 0 in the other refresh modes. In usimm mode only, a policy may choose an at-large REF (all
+ * banks closed, no forced refresh under way): it counts towards the window's 8. */
+uint64_t mcv_ref_window_end(const struct mc_view *v, uint32_t unit);
 uint64_t mcv_ref_deadline(const struct mc_view *v, uint32_t unit);
 uint32_t mcv_ref_issued(const struct mc_view *v, uint32_t unit);
 

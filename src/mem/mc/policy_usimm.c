@@ -155,9 +155,13 @@ int usimm_issue_all_bank_precharge_command(struct usimm_ctx *u, uint32_t unit) {
 }
 
 /* USIMM: a REF needs no forced refresh under way and every bank past its refresh fence; here
- * also the window rules (mc.refresh_mode = usimm) and closed, powered-up banks. */
+ * also the window rules (mc.refresh_mode = usimm), closed, powered-up banks, and at most the
+ * window's 8 (USIMM would take a 9th and move its deadline a further tRFC, but does not carry
+ * it into the next window either). */
 int usimm_is_refresh_allowed(struct usimm_ctx *u, uint32_t unit) {
-    if (mcv_ref_deadline(u->v, unit) == DRAM_NEVER || mcv_refreshing(u->v, unit)) return 0;
+    if (mcv_ref_deadline(u->v, unit) == DRAM_NEVER || mcv_refreshing(u->v, unit) ||
+        mcv_ref_issued(u->v, unit) >= 8)
+        return 0;
     return unit_cmd(u, unit, DRAM_REF, false);
 }
 int usimm_issue_refresh_command(struct usimm_ctx *u, uint32_t unit) {
@@ -328,12 +332,10 @@ static bool any_open(struct usimm_ctx *u, uint32_t unit) {
  * end E, so this window's last REF must come no earlier than E - tREFI - 8 tRFC; the scheduler
  * starts its early REFs from there (and asks to be called then). */
 static bool refresh_phase(struct usimm_ctx *u, uint32_t unit) {
-    uint64_t dl = mcv_ref_deadline(u->v, unit);
-    uint32_t done = usimm_num_issued_refreshes(u, unit);
-    if (dl == DRAM_NEVER || done >= 8) return false;
+    uint64_t end = mcv_ref_window_end(u->v, unit);
+    if (end == DRAM_NEVER || usimm_num_issued_refreshes(u, unit) >= 8) return false;
     const struct dram_spec *s = mcv_spec(u->v);
-    uint64_t rfc = (uint64_t)s->RFC, end = dl + (uint64_t)s->RP + (8 - done) * rfc;
-    uint64_t from = end - (uint64_t)s->REFI - 8 * rfc;
+    uint64_t from = end - (uint64_t)s->REFI - 8 * (uint64_t)s->RFC;
     if (usimm_cycle(u) >= from) return true;
     mcv_request_wake(u->v, from);
     return false;

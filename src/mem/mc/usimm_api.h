@@ -65,10 +65,10 @@ int usimm_issue_all_bank_precharge_command(struct usimm_ctx *u, uint32_t unit);
 int usimm_is_autoprecharge_allowed(struct usimm_ctx *u, uint32_t bank);
 int usimm_issue_autoprecharge(struct usimm_ctx *u, uint32_t bank);
 /* REF of a rank unit, under mc.refresh_mode = usimm only (the other modes keep their own
- * schedule): counts towards the window's 8, so the forced sequence at the window's end shrinks
- * by tRFC per early REF (and does not happen once all 8 are in). As in USIMM nothing stops a
- * scheduler from refreshing a whole window early, but DDR3 allows at most 9 x tREFI between two
- * REFs of a rank and the protocol checker holds it to that: a window refreshed at its start and
+ * schedule), at most the window's 8: counts towards them, so the forced sequence at the window's
+ * end shrinks by tRFC per early REF (and does not happen once all 8 are in). As in USIMM nothing
+ * stops a scheduler from refreshing a whole window early, but DDR3 allows at most 9 x tREFI between
+ * two REFs of a rank and the protocol checker holds it to that: a window refreshed at its start and
  * the next one's forced at its end are 16 x tREFI apart (fcfs-idle's refresh_phase avoids it). */
 int usimm_is_refresh_allowed(struct usimm_ctx *u, uint32_t unit);
 int usimm_issue_refresh_command(struct usimm_ctx *u, uint32_t unit);

@@ -353,6 +353,7 @@ static void test_ported_schedulers_black(void **state) {
         head_of(DATA_DIR "/black_small.gz", "black20kb.trc", 20000, &reads, &writes, &instr);
     static const char *const sched[] = {"fcfs", "close", "close-ap", "fcfs-idle"};
     uint64_t pre[4] = {0}, hits[4] = {0}, col_ap[4] = {0}, pde[4] = {0}, ref[4] = {0};
+    json_int_t early = 0;
     for (unsigned k = 0; k < 4; k++) {
         char set[64];
         snprintf(set, sizeof set, "mc.usimm.scheduler=%s", sched[k]);
@@ -373,6 +374,17 @@ static void test_ported_schedulers_black(void **state) {
             pde[k] += st->n_pde;
             ref[k] += st->n_ref;
         }
+        if (k == 3) { /* the scheduler's own count of the REFs it took early */
+            struct ws_err e = {{0}};
+            struct stats_reg reg;
+            stats_reg_init(&reg);
+            assert_int_equal(memsys_register_stats(r.ms, &reg, false, &e), 0);
+            json_t *j = stats_to_json(&reg);
+            early =
+                json_integer_value(json_object_get(json_object_get(j, "sched"), "early_refreshes"));
+            json_decref(j);
+            stats_reg_free(&reg);
+        }
         free_run(&r);
     }
     assert_true(pre[1] > pre[0] && hits[1] < hits[0]);
@@ -382,6 +394,7 @@ static void test_ported_schedulers_black(void **state) {
     assert_int_equal(pde[0], 0);
     assert_true(pde[3] > 0);
     assert_true(ref[3] >= ref[0]); /* the refresh still happens, no window skipped */
+    assert_true(early > 0 && (uint64_t)early <= ref[3]);
     unlink(t);
 }
 

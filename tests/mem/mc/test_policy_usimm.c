@@ -121,7 +121,8 @@ static void test_defaults(void **state) {
 
 /* close (scheduler-close.c): after R0's read the idle bank is precharged as soon as PRE may go
  * (tRAS after the ACT: 39, later than RD + tRTP = 26), so R1 to another row at 100 is a plain
- * miss (ACT 100, RD 117); under fcfs the row stays open and R1 pays its PRE (RD at 134). */
+ * miss (ACT 100, RD 117), and its row is closed in turn at 100 + tRAS; under fcfs the row stays
+ * open and R1 pays its PRE (RD at 134), after which row 9 stays open. */
 static void test_close_precharges_idle_bank(void **state) {
     (void)state;
     for (int close = 0; close < 2; close++) {
@@ -130,25 +131,22 @@ static void test_close_precharges_idle_bank(void **state) {
         enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
         run_to(x, 0, 100);
         enq(x, 1, addr(x, 0, 0, 9, 0), false, 100);
-        const uint64_t rcd = (uint64_t)s->RCDRD, rp = (uint64_t)s->RP;
+        run_to(x, 100, 400);
+        const uint64_t rcd = (uint64_t)s->RCDRD, rp = (uint64_t)s->RP, ras = (uint64_t)s->RAS;
         const uint64_t tags[] = {0, 1};
         const uint64_t cols[] = {rcd, close ? 100 + rcd : 100 + rp + rcd};
-        if (close) {
-            assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), (uint64_t)s->RAS);
-            json_t *j = sched_of(x, 100);
-            assert_int_equal(STAT(j, "aggr_precharges"), 1);
-            json_decref(j);
-            /* sched_of ran the queue: check the service from a fresh identical run */
-            x = start(USIMM(40, 20) "usimm.scheduler=close\n");
-            enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-            run_to(x, 0, 100);
-            enq(x, 1, addr(x, 0, 0, 9, 0), false, 100);
-        }
-        uint64_t end = run_idle(x, 100);
         EXPECT_SERVED(x, tags, cols);
         assert_int_equal(stats(x)->rd_conflict, close ? 0 : 1);
-        assert_int_equal(stats(x)->n_pre, 1);
-        finish(x, end);
+        assert_int_equal(stats(x)->n_pre, close ? 2 : 1);
+        assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), close ? ras : 100);
+        if (!close) {
+            finish(x, 400);
+            continue;
+        }
+        assert_int_equal(cmd_cycle(x, DRAM_PRE, 1), 100 + ras);
+        json_t *j = sched_of(x, 400);
+        assert_int_equal(STAT(j, "aggr_precharges"), 2);
+        json_decref(j);
     }
 }
 

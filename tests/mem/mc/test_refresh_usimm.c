@@ -149,6 +149,39 @@ static void test_under_load(void **state) {
     finish(x, end);
 }
 
+/* A powered-down rank (the controller's own power-down, slow or fast exit) still refreshes on
+ * time: it is woken tXPDLL / tXP before the deadline D, so the REFs go at D + tRP + i tRFC and
+ * the 8th ends with the window; with the row left open (fast exit: active power-down) the PREA
+ * goes at D. */
+static void test_powered_down_rank(void **state) {
+    (void)state;
+    for (int slow = 0; slow < 2; slow++) {
+        struct run *x = start(slow ? DDR3 "powerdown = slow\npd_idle = 16\n"
+                                   : DDR3 "powerdown = fast\npd_idle = 16\n");
+        const struct dram_spec *s = memsys_spec(x->ms);
+        const uint64_t w = window(s), d = deadline(s), t0 = d - 500;
+        run_to(x, 0, t0);
+        enq(x, 1, addr(x, 0, 0, 7, 0), false, t0); /* opens row 7 of bank 0 */
+        run_to(x, t0, w + 10);
+        uint64_t at[16];
+        unsigned npdx = cmds_at(x, DRAM_PDX, 0, at, 16);
+        assert_true(npdx >= 2); /* down from the start, woken for the request and for the REFs */
+        uint64_t exit = (uint64_t)(slow ? s->XPDLL : s->XP);
+        assert_int_equal(at[npdx - 1], d - exit);
+        /* slow exit needs every bank closed: the PREA came before the power-down */
+        assert_int_equal(cmds_at(x, DRAM_PREA, 0, at, 16), 1);
+        if (slow)
+            assert_true(at[0] < d - exit);
+        else
+            assert_int_equal(at[0], d);
+        uint64_t refs[8];
+        assert_int_equal(cmds_at(x, DRAM_REF, 0, refs, 8), 8);
+        for (unsigned i = 0; i < 8; i++)
+            assert_int_equal(refs[i], d + (uint64_t)s->RP + i * (uint64_t)s->RFC);
+        finish(x, w + 10);
+    }
+}
+
 static void test_window_too_short(void **state) {
     (void)state;
     struct cfg *c = tu_cfg("[dram]\npreset = ddr3-1600\nREFI = 130\n[mc]\nrefresh_mode = usimm\n");
@@ -163,7 +196,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idle_windows),     cmocka_unit_test(test_hold_back_by_kind),
         cmocka_unit_test(test_late_hits_wait),   cmocka_unit_test(test_under_load),
-        cmocka_unit_test(test_window_too_short),
+        cmocka_unit_test(test_window_too_short), cmocka_unit_test(test_powered_down_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
