@@ -49,7 +49,8 @@ const struct cfg_key mc_cfg_keys[] = {
      "all-bank: REF every tREFI per rank; per-bank: REFPB to one bank after another every "
      "tREFI / banks, the rest of the rank working on (parts with dram.RFCpb > 0); auto: per-bank "
      "where the part has it; usimm: USIMM's forced refresh, 8 REFs back to back at the end of "
-     "every 8 x tREFI window, commands that would run past its start held back"},
+     "every 8 x tREFI window (less those a USIMM scheduler issued earlier in it), commands that "
+     "would run past its start held back"},
     {"mc.powerdown", CFG_ENUM, OFF(pd_mode), "off", 0, 0, pd_mode_names, "",
      "power down idle ranks: fast (DLL on) or slow (DLL off, precharge first)"},
     {"mc.pd_idle", CFG_INT, OFF(pd_idle), "16", 1, 1000000, NULL, "tCK",

@@ -18,7 +18,11 @@
  *   the PWR_UP to the scheduler, as the request's next command).
  * USIMM calls schedule() every cycle; warpsim calls it only when something can happen: after a
  * command or an arrival, and at the earliest cycle any command the scheduler asked about (an
- * is_*_allowed or a request's readiness) could issue. */
+ * is_*_allowed or a request's readiness) could issue.
+ *
+ * Porting a scheduler: write its schedule() (and init/free for its file-scope state) against
+ * this interface, add a struct usimm_sched to usimm_scheds[] in policy_usimm.c and its name to
+ * usimm_sched_names[]; it is then mc.policy = usimm with mc.usimm.scheduler = its name. */
 #pragma once
 
 #include <stdbool.h>
