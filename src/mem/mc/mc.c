@@ -1151,6 +1151,7 @@ void mc_enqueue(struct mc *m, const struct mem_req *r, const struct dram_addr *d
     if (m->dram.bank[b].open_row == (int32_t)da->row) m->hitq[q][b]++;
     m->unit_q[x->unit]++;
     m->unit_last[x->unit] = now;
+    if (m->dram.rank[x->unit].pd) m->maint_at = 0; /* maintenance wakes the rank */
     if (x->is_write) wset_put(m, x);
     if (m->ci_on && q == m->ci_q) ci_mark_queue(m, b);
     if (m->pol->on_enqueue) m->pol->on_enqueue(m->pst, &m->view, x);
@@ -1517,10 +1518,22 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
 static bool maintenance(struct mc *m, struct mc_choice *ch) {
     if (m->now < m->maint_at) return false;
     bool want = maintenance_scan(m, ch);
-    uint64_t t = DRAM_NEVER;
-    if (m->cfg.pd_mode != MC_PD_OFF || m->npd) t = 0;
-    for (uint32_t u = 0; u < m->nunits && t; u++)
+    uint64_t t = m->cfg.pd_mode != MC_PD_OFF ? 0 : DRAM_NEVER;
+    for (uint32_t u = 0; u < m->nunits && t; u++) {
         t = refreshing(m, u) ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
+        const struct dram_rank *r = &m->dram.rank[u];
+        if (!r->pd || !t) continue;
+        /* a rank a policy powered down (mc.powerdown off): maintenance wakes it for queued work
+         * (mc_enqueue resets maint_at) or, in USIMM's window, for the REFs it owes */
+        if (m->unit_q[u]) {
+            t = 0;
+        } else if (m->refwin && m->win_early[u] < 8) {
+            uint64_t exit = (uint64_t)(r->pd == 2 ? m->s->XPDLL : m->s->XP),
+                     dl = win_deadline(m, u);
+            uint64_t at = dl > exit ? dl - exit : 0;
+            if (at < t) t = at;
+        }
+    }
     m->maint_at = t;
     return want;
 }
