@@ -277,9 +277,9 @@ static inline bool pb_held(const struct mc *m, uint32_t b) {
 static inline bool ref_blocks(const struct mc *m, uint32_t u, unsigned k) {
     return m->ref_pending[u] || (m->ref_block[u] >> k & 1);
 }
-/* USIMM's refresh: the issue deadline of unit u's window. */
-/* Each REF the scheduler issued early in the window moves it tRFC later (USIMM's
- * end - tRP - (8 - issued) tRFC); with all 8 issued it is end - tRP. */
+/* USIMM's refresh: the issue deadline of unit u's window. Each REF the scheduler issued early in
+ * the window moves it tRFC later (USIMM's end - tRP - (8 - issued) tRFC); with all 8 issued it
+ * is end - tRP. */
 static inline uint64_t win_deadline(const struct mc *m, uint32_t u) {
     uint64_t left = m->win_early[u] < 8 ? 8u - m->win_early[u] : 0;
     return m->win_end[u] - (uint64_t)m->s->RP - left * (uint64_t)m->s->RFC;
@@ -1399,6 +1399,16 @@ static __attribute__((noinline)) void ref_due_now(struct mc *m, uint32_t u) {
     if (m->ci_on) ci_unit_refresh(m, u, 0xf);
 }
 
+/* USIMM's window: the cycle from which powered-down unit u must wake so that the REFs it still
+ * owes end with the window (USIMM's forced refresh wakes it within the tRP it allows): the
+ * deadline less the exit (tXP, or tXPDLL from slow power-down). DRAM_NEVER when it owes none. */
+static uint64_t pd_wake_by(const struct mc *m, uint32_t u) {
+    const struct dram_rank *r = &m->dram.rank[u];
+    if (!m->refwin || m->win_early[u] >= 8) return DRAM_NEVER;
+    uint64_t exit = (uint64_t)(r->pd == 2 ? m->s->XPDLL : m->s->XP), dl = win_deadline(m, u);
+    return dl > exit ? dl - exit : 0;
+}
+
 /* Unit u's REF is about to issue: the refresh ends with it (all-bank), or with the window's 8th
  * (USIMM), and the next one is scheduled. */
 static __attribute__((noinline)) void ref_issuing(struct mc *m, uint32_t u) {
@@ -1454,11 +1464,7 @@ static bool maintenance_scan(struct mc *m, struct mc_choice *ch) {
             ref_due_now(m, u);
         }
         if (r->pd) {
-            /* USIMM's window: a rank that owes REFs is up by the deadline, so that they still
-             * end with the window (USIMM's forced refresh wakes it within the tRP it allows) */
-            bool owed = m->refwin && m->win_early[u] < 8 &&
-                        now + (uint64_t)(r->pd == 2 ? m->s->XPDLL : m->s->XP) >= win_deadline(m, u);
-            if ((m->unit_q[u] || refreshing(m, u) || owed) &&
+            if ((m->unit_q[u] || refreshing(m, u) || now >= pd_wake_by(m, u)) &&
                 dram_ready_at(&m->dram, DRAM_PDX, &a, now) <= now) {
                 *ch = (struct mc_choice){NULL, DRAM_PDX, a};
                 return true;
@@ -1521,18 +1527,11 @@ static bool maintenance(struct mc *m, struct mc_choice *ch) {
     uint64_t t = m->cfg.pd_mode != MC_PD_OFF ? 0 : DRAM_NEVER;
     for (uint32_t u = 0; u < m->nunits && t; u++) {
         t = refreshing(m, u) ? 0 : t < m->ref_due[u] ? t : m->ref_due[u];
-        const struct dram_rank *r = &m->dram.rank[u];
-        if (!r->pd || !t) continue;
+        if (!m->dram.rank[u].pd || !t) continue;
         /* a rank a policy powered down (mc.powerdown off): maintenance wakes it for queued work
          * (mc_enqueue resets maint_at) or, in USIMM's window, for the REFs it owes */
-        if (m->unit_q[u]) {
-            t = 0;
-        } else if (m->refwin && m->win_early[u] < 8) {
-            uint64_t exit = (uint64_t)(r->pd == 2 ? m->s->XPDLL : m->s->XP),
-                     dl = win_deadline(m, u);
-            uint64_t at = dl > exit ? dl - exit : 0;
-            if (at < t) t = at;
-        }
+        uint64_t at = m->unit_q[u] ? 0 : pd_wake_by(m, u);
+        if (at < t) t = at;
     }
     m->maint_at = t;
     return want;

@@ -158,16 +158,19 @@ int usimm_issue_all_bank_precharge_command(struct usimm_ctx *u, uint32_t unit) {
  * also the window rules (mc.refresh_mode = usimm), closed, powered-up banks, and at most the
  * window's 8 (USIMM would take a 9th and move its deadline a further tRFC, but does not carry
  * it into the next window either). */
-int usimm_is_refresh_allowed(struct usimm_ctx *u, uint32_t unit) {
+static int ref_cmd(struct usimm_ctx *u, uint32_t unit, bool issue) {
     if (mcv_ref_deadline(u->v, unit) == DRAM_NEVER || mcv_refreshing(u->v, unit) ||
         mcv_ref_issued(u->v, unit) >= 8)
         return 0;
-    return unit_cmd(u, unit, DRAM_REF, false);
+    return unit_cmd(u, unit, DRAM_REF, issue);
+}
+int usimm_is_refresh_allowed(struct usimm_ctx *u, uint32_t unit) {
+    return ref_cmd(u, unit, false);
 }
 int usimm_issue_refresh_command(struct usimm_ctx *u, uint32_t unit) {
-    if (!usimm_is_refresh_allowed(u, unit)) return 0;
+    if (!ref_cmd(u, unit, true)) return 0;
     usimm_count(u, USIMM_ST_EARLY_REF);
-    return unit_cmd(u, unit, DRAM_REF, true);
+    return 1;
 }
 
 /* USIMM's deadline rule for the power-mode commands: a power-down must be able to end (tPDmin
@@ -191,22 +194,25 @@ int usimm_is_powerdown_slow_allowed(struct usimm_ctx *u, uint32_t unit) {
     return pd_cmd(u, unit, true, false);
 }
 int usimm_issue_powerdown_command(struct usimm_ctx *u, uint32_t unit, bool slow) {
-    if (!pd_cmd(u, unit, slow, false)) return 0;
+    if (!pd_cmd(u, unit, slow, true)) return 0;
     usimm_count(u, USIMM_ST_PD);
-    return pd_cmd(u, unit, slow, true);
+    return 1;
 }
-int usimm_is_powerup_allowed(struct usimm_ctx *u, uint32_t unit) {
+static int pu_cmd(struct usimm_ctx *u, uint32_t unit, bool issue) {
     const struct dram_spec *s = mcv_spec(u->v);
     unsigned pd = mcv_powered_down(u->v, unit);
     if (!pd || mcv_refreshing(u->v, unit) ||
         !pd_fits(u, unit, (uint64_t)(pd == 2 ? s->XPDLL : s->XP)))
         return 0;
-    return unit_cmd(u, unit, DRAM_PDX, false);
+    return unit_cmd(u, unit, DRAM_PDX, issue);
+}
+int usimm_is_powerup_allowed(struct usimm_ctx *u, uint32_t unit) {
+    return pu_cmd(u, unit, false);
 }
 int usimm_issue_powerup_command(struct usimm_ctx *u, uint32_t unit) {
-    if (!usimm_is_powerup_allowed(u, unit)) return 0;
+    if (!pu_cmd(u, unit, true)) return 0;
     usimm_count(u, USIMM_ST_PU);
-    return unit_cmd(u, unit, DRAM_PDX, true);
+    return 1;
 }
 
 int usimm_is_autoprecharge_allowed(struct usimm_ctx *u, uint32_t bank) {

@@ -161,6 +161,19 @@ static inline json_t *sched_of(struct run *x, uint64_t from) {
 }
 #define STAT(s, k) json_integer_value(json_object_get(s, k))
 
+/* A command observer keeping every REF's cycle (the first 64), however many commands a run
+ * has. */
+struct refs {
+    unsigned n;
+    uint64_t at[64];
+};
+static inline int on_ref(void *ctx, const struct dram_cmd_rec *c, struct ws_err *e) {
+    (void)e;
+    struct refs *r = ctx;
+    if (c->cmd == DRAM_REF && r->n < 64) r->at[r->n++] = c->cycle;
+    return 0;
+}
+
 /* Cycle of the k-th (from 0) recorded command of kind c; fails when there is none. */
 static inline uint64_t cmd_cycle(const struct run *x, enum dram_cmd c, unsigned k) {
     for (unsigned i = 0; i < x->ncmd; i++)

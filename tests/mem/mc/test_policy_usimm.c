@@ -256,18 +256,6 @@ static void test_idle_prea_and_wake(void **state) {
     finish(x, end + 10);
 }
 
-/* every REF's cycle */
-struct refs {
-    unsigned n;
-    uint64_t at[64];
-};
-static int on_ref(void *ctx, const struct dram_cmd_rec *c, struct ws_err *e) {
-    (void)e;
-    struct refs *r = ctx;
-    if (c->cmd == DRAM_REF && r->n < 64) r->at[r->n++] = c->cycle;
-    return 0;
-}
-
 /* fcfs-idle under reads to rotating rows for three windows, with idle gaps only early in each
  * window's refresh phase: the scheduler slips REFs into the gaps and the forced sequence takes the
  * rest, tRFC later per early REF, so each window still gets exactly 8 REFs, all ending by its end,

@@ -112,18 +112,6 @@ static void test_late_hits_wait(void **state) {
     finish(x, w + 400);
 }
 
-/* every REF's cycle, however many commands a run has */
-struct refs {
-    unsigned n;
-    uint64_t at[64];
-};
-static int on_ref(void *ctx, const struct dram_cmd_rec *c, struct ws_err *e) {
-    (void)e;
-    struct refs *r = ctx;
-    if (c->cmd == DRAM_REF && r->n < 64) r->at[r->n++] = c->cycle;
-    return 0;
-}
-
 /* A rank keeps to its windows under load: a stream of reads to rotating rows for three windows
  * leaves exactly 8 REFs per window at the same cycles as when idle (the hold-back leaves the
  * PREA nothing to wait for), and the checker (on) finds no violation. */
