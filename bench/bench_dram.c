@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
     /* the checker on random stress, every preset x policy */
     static const char *const presets[] = {"ddr3-1600",      "ddr4-2400",  "gddr5-gtx480",
                                           "gddr6-rtx2060s", "hbm2-qv100", "hbm2",
-                                          "hbm3-h100"};
+                                          "hbm3-h100",      "hbm3e-h200"};
     const unsigned npresets = sizeof presets / sizeof presets[0];
     uint64_t cmds = 0;
     double t0 = now_s();

@@ -252,12 +252,13 @@ int main() {
     CK(cudaMalloc(&d_out, 64));
     CK(cudaMalloc(&d_cyc, 64));
     std::vector<point> pts;
-    const size_t ca_fp[] = {4 * K,   16 * K, 64 * K, 128 * K, 192 * K, 256 * K,
-                            512 * K, 1 * M,  4 * M,  16 * M,  24 * M,  32 * M,
-                            40 * M,  48 * M, 64 * M, 128 * M, 512 * M, 2 * G};
-    for (size_t f : ca_fp) pts.push_back({"ca", false, false, f, 128, f <= 48 * M ? 65536 : 32768});
+    /* 28, 56, 80 and 96 MB place the H200's 60 MB L2 (its near partition and its end) */
+    const size_t ca_fp[] = {4 * K,  16 * K, 64 * K, 128 * K, 192 * K, 256 * K, 512 * K, 1 * M,
+                            4 * M,  16 * M, 24 * M, 28 * M,  32 * M,  40 * M,  48 * M,  56 * M,
+                            64 * M, 80 * M, 96 * M, 128 * M, 512 * M, 2 * G};
+    for (size_t f : ca_fp) pts.push_back({"ca", false, false, f, 128, f <= 56 * M ? 65536 : 32768});
     const size_t cg_fp[] = {4 * K, 1 * M, 16 * M, 32 * M, 128 * M, 512 * M, 2 * G};
-    for (size_t f : cg_fp) pts.push_back({"cg", true, false, f, 128, f <= 48 * M ? 65536 : 32768});
+    for (size_t f : cg_fp) pts.push_back({"cg", true, false, f, 128, f <= 56 * M ? 65536 : 32768});
     /* stride 32 in address order: a 128 B line's four sectors in turn (sector hit path) */
     pts.push_back({"ca-seq", false, true, 4 * K, 32, 65536});
     /* address order over DRAM: consecutive lines share DRAM rows (row-hit latency) */

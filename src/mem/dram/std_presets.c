@@ -479,6 +479,75 @@ static const struct dram_spec hbm3_h100 = {
     .devices_per_rank = 1,
 };
 
+/* HBM3e of the H200 (SXM, 141 GB), as the one measured for docs/calibration.md reports itself:
+ * a 6016-bit bus at 3201 MHz (6.40 Gb/s per pin, 4814 GB/s), i.e. 94 channels of 64 bits (6
+ * stacks of 16, two channels off: 141 of 144 GB), each 2 pseudo-channels of 32 bits. Folded
+ * like hbm3-h100 (64 bits x BL4, 2 tCK; CK = 1600.5 MHz, tCK 625 ps). 24 Gb dies, 8-high (24 GB
+ * per stack) hold 768 MB per pseudo-channel, 1.5 times hbm3-h100's rows; rows must be a power
+ * of two here, so the model keeps 32K rows of 1 KB per bank (94 GB addressed, far beyond any
+ * trace's footprint; row-buffer behaviour does not depend on the row count). The array times
+ * are hbm3-h100's in ns, rounded up to this tCK [derived]: CL 14 ns = 23, RCDRD 14 = 23, RCDWR
+ * 12 = 20, RP 14 = 23, RAS 34 = 55, RC 48 = 77, WR 16 = 26, RTP 5 = 8, CWL 5 = 8, RRD 4 = 7,
+ * FAW 15 = 24, CCD_L 4 = 7, WTR_S 6 = 10, WTR_L 8 = 13, tREFI 3.9 us = 6240, tRFC 450 ns =
+ * 720, tRFCpb 200 ns = 320, power-down exits 7.6 ns = 13. A 24 Gb die may refresh longer, but
+ * no public figure says by how much (DDR5's 24 Gb ratio would put tRFCpb at 292 ns, past the
+ * 244 ns between one bank's per-bank REFs at this tREFI). */
+static const struct dram_spec hbm3e_h200 = {
+    .preset = "hbm3e-h200",
+    .std = DRAM_HBM3,
+    .channels = 94,
+    .pseudo_channels = 2,
+    .ranks = 1,
+    .bankgroups = 4,
+    .banks_per_group = 4,
+    .rows = 32768,
+    .columns = 32,
+    .bus_bits = 64,
+    .burst_length = 4,
+    .dual_cmd_bus = true,
+    .tCK_ps = 625,
+    .nBL = 2,
+    .CL = 23,
+    .CWL = 8,
+    .RCDRD = 23,
+    .RCDWR = 20,
+    .RP = 23,
+    .RAS = 55,
+    .RC = 77,
+    .RRD_S = 7,
+    .RRD_L = 7,
+    .FAW = 24,
+    .X32AW = 0,
+    .CCD_S = 2,
+    .CCD_L = 7,
+    .WTR_S = 10,
+    .WTR_L = 13,
+    .RTW = 23 + 2 + 2 - 8,
+    .WR = 26,
+    .RTP = 8,
+    .RTRS = 1,
+    .REFI = 6240,
+    .RFC = 720,
+    .RFCpb = 320,
+    .RREFD = 8,
+    .XP = 13,
+    .XPDLL = 13,
+    .CKE = 13,
+    /* hbm3-h100's currents (the JEDEC-style HBM2 preset's per pseudo-channel) at 1.1 V: no
+     * public HBM3e IDD table [derived] */
+    .VDD = 1.1,
+    .IDD0 = 32.5,
+    .IDD2P0 = 14,
+    .IDD2P1 = 14,
+    .IDD2N = 20,
+    .IDD3P = 20,
+    .IDD3N = 27.5,
+    .IDD4R = 195,
+    .IDD4W = 250,
+    .IDD5 = 125,
+    .devices_per_rank = 1,
+};
+
 const struct dram_preset dram_presets[] = {
     {"ddr3-1600", "DDR3-1600 11-11-11, USIMM v1.3 1-channel (2 ranks x 8 banks)", &ddr3_1600_usimm},
     {"ddr4-2400", "DDR4-2400R 17-17-17, 8Gb x8, 1 rank x 16 banks (4 BG)", &ddr4_2400},
@@ -492,5 +561,7 @@ const struct dram_preset dram_presets[] = {
     {"hbm2", "JEDEC-style HBM2 2 Gb/s stack (8 ch x 2 pseudo-channels, 256 GB/s)", &hbm2_jedec},
     {"hbm3-h100", "HBM3 of the H100 SXM5 80 GB (5 stacks: 80 ch x 2 pseudo-channels, 3352 GB/s)",
      &hbm3_h100},
+    {"hbm3e-h200", "HBM3e of the H200 SXM 141 GB (94 ch x 2 pseudo-channels, 4814 GB/s)",
+     &hbm3e_h200},
 };
 const unsigned dram_npresets = sizeof dram_presets / sizeof dram_presets[0];
