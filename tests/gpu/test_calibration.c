@@ -89,6 +89,52 @@ static void test_h200_chase_latencies(void **state) {
     chase_latencies(&h200);
 }
 
+/* One counter of a run's statistics (group "l2", "dram", ...) from its JSON. */
+static double stat_of(const struct result *r, const char *group, const char *key) {
+    json_error_t je;
+    json_t *j = json_loads(r->json, 0, &je);
+    if (!j) fail_msg("stats JSON: %s", je.text);
+    json_t *v = json_object_get(json_object_get(j, group), key);
+    if (!v) fail_msg("no %s.%s in the stats", group, key);
+    double d = json_number_value(v);
+    json_decref(j);
+    return d;
+}
+
+static double l2_reads(const struct result *r) {
+    return stat_of(r, "l2", "rd_hit") + stat_of(r, "l2", "rd_hit_reserved") +
+           stat_of(r, "l2", "rd_sector_miss") + stat_of(r, "l2", "rd_miss");
+}
+
+/* Hopper's L1 keeps a line a store hits (write-through), as the H200 showed under Nsight Compute
+ * (docs/calibration.md): GESUMMV stores tmp[i] and y[i] every iteration and reloads them, and
+ * the chip's L1s sent the L2 only A's and B's sectors once (4.20 M read requests at n = 4096,
+ * 2 n^2 x 4 B / 32 B = 4.19 M). The h100 and h200 presets do the same: at n = 512 their L2 reads
+ * stay within 10 % of A and B's sectors, where the write-evict L1 of the older presets refetches
+ * the accumulators after every store (3.7 times as many here: the refetched lines also push the
+ * row lines, which the linear index puts in one of the four sets, out of the L1). */
+static void test_hopper_l1_keeps_stored_lines(void **state) {
+    (void)state;
+    const double sectors = 2.0 * 512 * 512 * 4 / 32;
+    const char *cold = "gpu.warm_l2=false;workload.gesummv.n=512";
+    struct result wt, we;
+    must_run("h200", "gesummv", cold, &wt);
+    must_run("h200", "gesummv", "gpu.warm_l2=false;workload.gesummv.n=512;l1d.write=write-evict",
+             &we);
+    print_message("gesummv 512 on h200: %.0f L2 reads (write-evict L1: %.0f), A and B %.0f "
+                  "sectors\n",
+                  l2_reads(&wt), l2_reads(&we), sectors);
+    assert_true(l2_reads(&wt) >= sectors && l2_reads(&wt) < 1.10 * sectors);
+    assert_true(l2_reads(&we) > 3.0 * sectors);
+    assert_true(stat_of(&wt, "dram", "reads") >= sectors); /* cold L2: every sector from DRAM */
+    free(wt.json);
+    free(we.json);
+    struct result h;
+    must_run("h100", "gesummv", cold, &h);
+    assert_true(l2_reads(&h) < 1.10 * sectors);
+    free(h.json);
+}
+
 /* Every load depends on the one before: latency, not bandwidth. Doubling the loads doubles the
  * run within the launch's fixed cost, and an L1-resident chain costs the L1 hit plus the
  * dependent address arithmetic per load on any machine. */
@@ -150,6 +196,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_h100_chase_latencies),
         cmocka_unit_test(test_h200_chase_latencies),
+        cmocka_unit_test(test_hopper_l1_keeps_stored_lines),
         cmocka_unit_test(test_chase_is_serial),
         cmocka_unit_test(test_chase_many),
         cmocka_unit_test(test_readbw_reads_each_sector_once),

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Sets a real GPU's memory counters for PolyBench/GPU kernels beside warpsim's models of them.
+
+    tools/gpuprobe/wlcompare.py docs/calibration/h200-2026-11-28-wlprobe.csv -c configs/h200.ini -j 2
+
+The CSV is tools/gpuprobe/wlprobe.sh's output: Nsight Compute's counters for each run of
+wlprobe.cu, a block per "# NAME N" line. For each run this simulates `-w NAME` at the same size
+to completion and prints, summed over the run's kernels (both sides count the same things):
+
+  load warps   global load warp instructions (smsp__inst_executed_op_global_ld / load_warps)
+  L1 hits      share of the global-load sectors served by the L1 (real) / of line requests (sim)
+  L2 reads     read requests the L1s send to the L2 (lts__t_requests_srcunit_tex_op_read /
+               the L2's read accesses: line requests, each for the sectors it misses)
+  DRAM reads   32 B sectors read from DRAM (dram__sectors_read / dram.reads, one 32 B burst each)
+  cycles       the kernels' elapsed cycles (gpc__cycles_elapsed.max / gpu.cycles; a simulated
+               run also counts its launch overheads)
+Nsight Compute flushes the GPU's caches before each kernel it profiles (its default
+--cache-control all), so the simulated runs start with a cold L2 too (gpu.warm_l2 = false: the
+host copies leave nothing in it). Runs the simulator cannot finish in minutes (a size key of 0 in SIZE_KEYS) print the real side.
+"""
+import argparse
+import concurrent.futures as cf
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+# the workload's size key(s) in warpsim, and the largest size simulated to completion here
+SIZE_KEYS = {
+    "atax": (["workload.atax.nx", "workload.atax.ny"], 8192),
+    "bicg": (["workload.bicg.nx", "workload.bicg.ny"], 8192),
+    "mvt": (["workload.mvt.n"], 8192),
+    "gesummv": (["workload.gesummv.n"], 4096),
+    "mm2": (["workload.mm2.n"], 512),
+    "syrk": (["workload.syrk.n", "workload.syrk.m"], 512),
+    "syr2k": (["workload.syr2k.n", "workload.syr2k.m"], 512),
+}
+REAL = {
+    "ld": "smsp__inst_executed_op_global_ld.sum",
+    "l1_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1_hits": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum",
+    "l2_reads": "lts__t_requests_srcunit_tex_op_read.sum",
+    "dram_reads": "dram__sectors_read.sum",
+    "cycles": "gpc__cycles_elapsed.max",
+}
+
+
+def parse(path):
+    """[(name, n, {counter: sum over the run's kernels}, kernels)]"""
+    runs, cur, lines = [], None, []
+
+    def flush():
+        if cur is None:
+            return
+        rows = [r for r in csv.reader(io.StringIO("".join(lines)))]
+        head = next((i for i, r in enumerate(rows) if r and r[0] == "ID"), None)
+        if head is None:
+            sys.exit(f"{path}: no ncu table for '# {cur[0]} {cur[1]}'")
+        cols = rows[head]
+        tot, kernels = {k: 0.0 for k in REAL}, set()
+        for r in rows[head + 1:]:
+            if len(r) != len(cols):
+                continue
+            d = dict(zip(cols, r))
+            kernels.add(d["ID"])
+            for k, m in REAL.items():
+                if d["Metric Name"] == m:
+                    tot[k] += float(d["Metric Value"].replace(",", ""))
+        runs.append((cur[0], cur[1], tot, len(kernels)))
+
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            if line.startswith("# "):
+                flush()
+                parts = line.split()
+                if len(parts) != 3 or not parts[2].isdigit():
+                    sys.exit(f"{path}:{ln}: expected '# NAME N'")
+                cur, lines = (parts[1], int(parts[2])), []
+            elif cur is not None and not line.startswith("=="):
+                lines.append(line)
+    flush()
+    return runs
+
+
+def simulate(warpsim, config, name, n):
+    keys, _ = SIZE_KEYS[name]
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        out = f.name
+    try:
+        cmd = [warpsim, "run", "-c", config, "-w", name, "-q", "-o", out, "--set", "gpu.warm_l2=false"]
+        for k in keys:
+            cmd += ["--set", f"{k}={n}"]
+        subprocess.run(cmd, check=True)
+        with open(out) as f:
+            r = json.load(f)["stats"]
+    finally:
+        os.unlink(out)
+    l2 = r["l2"]
+    l1 = r["l1d"]
+    l1_reads = l1["rd_hit"] + l1["rd_hit_reserved"] + l1["rd_sector_miss"] + l1["rd_miss"]
+    return {
+        "ld": r["gpu"]["load_warps"],
+        "l1_hit": (l1["rd_hit"] + l1["rd_hit_reserved"]) / l1_reads if l1_reads else 0.0,
+        "l2_reads": l2["rd_hit"] + l2["rd_hit_reserved"] + l2["rd_sector_miss"] + l2["rd_miss"],
+        "dram_reads": r["dram"]["reads"],
+        "cycles": r["gpu"]["cycles"],
+    }
+
+
+def ratio(sim, real):
+    return f"{100 * (sim / real - 1):+.0f} %" if real else "-"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("csv", help="tools/gpuprobe/wlprobe.sh's output")
+    ap.add_argument("-c", "--config", required=True, help="machine preset to compare")
+    ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--warpsim", default=os.path.join("build", "warpsim"))
+    a = ap.parse_args()
+    runs = parse(a.csv)
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        futs = [ex.submit(simulate, a.warpsim, a.config, name, n)
+                if name in SIZE_KEYS and n <= SIZE_KEYS[name][1] else None
+                for name, n, _, _ in runs]
+        print(f"{a.csv} against {a.config} (real / simulated, simulated's difference)\n")
+        print("| run | kernels | load warps | L1 hits | L2 reads | DRAM reads | cycles |")
+        print("|---|---:|---|---|---|---|---|")
+        for (name, n, t, nk), fu in zip(runs, futs):
+            l1 = t["l1_hits"] / t["l1_sectors"] if t["l1_sectors"] else 0.0
+            if fu is None:
+                print(f"| {name} {n} | {nk} | {t['ld']:.0f} | {100 * l1:.1f} % | "
+                      f"{t['l2_reads']:.0f} | {t['dram_reads']:.0f} | {t['cycles']:.0f} |")
+                continue
+            s = fu.result()
+            print(f"| {name} {n} | {nk} | {t['ld']:.0f} / {s['ld']} ({ratio(s['ld'], t['ld'])}) | "
+                  f"{100 * l1:.1f} / {100 * s['l1_hit']:.1f} % | "
+                  f"{t['l2_reads']:.0f} / {s['l2_reads']} ({ratio(s['l2_reads'], t['l2_reads'])}) | "
+                  f"{t['dram_reads']:.0f} / {s['dram_reads']} "
+                  f"({ratio(s['dram_reads'], t['dram_reads'])}) | "
+                  f"{t['cycles']:.0f} / {s['cycles']} ({ratio(s['cycles'], t['cycles'])}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
