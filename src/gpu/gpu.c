@@ -39,6 +39,9 @@ const struct cfg_key gpu_cfg_keys[] = {
      "control bytes of a request or reply on the NoC (data adds 32 B per sector)"},
     {"gpu.warm_l2", CFG_BOOL, OFF(warm_l2), "true", 0, 0, NULL, "",
      "install each launch's host-to-device copies in the L2 first (as Accel-Sim does)"},
+    {"gpu.flush_l2", CFG_BOOL, OFF(flush_l2), "false", 0, 0, NULL, "",
+     "empty the L2 before each launch, dirty lines dropped unwritten (a profiler's flush between "
+     "kernels, e.g. Nsight Compute's default cache control; before gpu.warm_l2's copies)"},
     {"gpu.watchdog", CFG_INT, OFF(watchdog), "1000000", 1000, 1e12, NULL, "core cycles",
      "stop a run that makes no progress for this long and report where it is stuck"},
     {"gpu.max_cycles", CFG_INT, OFF(max_cycles), "0", 0, 1e15, NULL, "core cycles",
@@ -805,6 +808,8 @@ static int launch(struct gpu *g, struct ws_err *e) {
                        "kernel %u (%s): one CTA (%u threads, %u registers per thread, %u B shared "
                        "memory) does not fit on an SM",
                        g->k.id, g->k.name, g->k.threads, g->k.regs, g->k.smem);
+    if (g->cfg.flush_l2)
+        for (uint32_t i = 0; i < g->nsp; i++) subpart_flush(g->sp[i]);
     if (g->cfg.warm_l2 && g->k.ncopies) warm(g);
     g->kernel_t0 = host_now();
     g->next_cta = 0;

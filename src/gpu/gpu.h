@@ -23,6 +23,7 @@ struct gpu_cfg {
     int64_t l2_in_q, l2_out_q, dram_q, atomic_lat, dram_latency;
     int64_t req_header; /* bytes of a request/reply header on the NoC */
     bool warm_l2;       /* install host-to-device copies in the L2 before each launch */
+    bool flush_l2;      /* empty the L2 before each launch (before warm_l2's copies) */
     int64_t watchdog;   /* core cycles without progress before a run is stopped */
     int64_t max_cycles; /* stop after this many core cycles (0: run to completion) */
     int64_t max_insts;  /* stop after this many warp instructions (0: run to completion) */

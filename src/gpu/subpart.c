@@ -693,6 +693,10 @@ void subpart_out_pop(struct subpart *s) {
     s->st.replies++;
 }
 
+void subpart_flush(struct subpart *s) {
+    cache_invalidate(s->l2);
+}
+
 void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors) {
     /* Through the normal lookup with a private request, so replacement and geometry apply; the
      * fetch it queues is answered at once, a dirty victim's writeback still goes to the DRAM.

@@ -89,6 +89,10 @@ static inline uint32_t subpart_of_tag(uint64_t tag) {
 /* Installs a (global) line as clean and valid (L2 warm-up with host-to-device copies). */
 void subpart_warm(struct subpart *s, uint64_t line_addr, uint8_t sectors);
 
+/* Empties the L2 slice before a kernel (gpu.flush_l2): every line invalid, dirty data dropped
+ * unwritten, as a flush outside the measured kernel leaves it (Nsight Compute's cache control). */
+void subpart_flush(struct subpart *s);
+
 bool subpart_idle(const struct subpart *s);
 void subpart_describe(const struct subpart *s, char *buf, size_t n);
 /* Completes the statistics at the end of a run: `end` is the first L2 cycle not run. */

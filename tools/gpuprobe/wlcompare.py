@@ -5,7 +5,7 @@
 
 The CSV is tools/gpuprobe/wlprobe.sh's output: Nsight Compute's counters for each run of
 wlprobe.cu, a block per "# NAME N" line. For each run this simulates `-w NAME` at the same size
-to completion and prints, summed over the run's kernels (both sides count the same things):
+to completion and prints, summed over the run's kernels (chip / model):
 
   load warps   global load warp instructions (smsp__inst_executed_op_global_ld / load_warps)
   L1 hits      share of the global-load sectors served by the L1 (real) / of line requests (sim)
@@ -15,13 +15,13 @@ to completion and prints, summed over the run's kernels (both sides count the sa
   cycles       the kernels' elapsed cycles (gpc__cycles_elapsed.max / gpu.cycles; a simulated
                run also counts its launch overheads)
 Nsight Compute flushes the GPU's caches before each kernel it profiles (its default
---cache-control all), so the simulated runs start with a cold L2 too (gpu.warm_l2 = false: the
-host copies leave nothing in it). Runs the simulator cannot finish in minutes (a size key of 0 in SIZE_KEYS) print the real side.
+--cache-control all), so the simulated runs empty the L2 before each kernel too
+(gpu.flush_l2 = true, gpu.warm_l2 = false). Runs larger than the largest size SIZE_KEYS
+simulates (too long to run whole here) print the chip's side alone.
 """
 import argparse
 import concurrent.futures as cf
 import csv
-import io
 import json
 import os
 import subprocess
@@ -49,39 +49,57 @@ REAL = {
 
 
 def parse(path):
-    """[(name, n, {counter: sum over the run's kernels}, kernels)]"""
-    runs, cur, lines = [], None, []
+    """[(name, n, {counter: sum over the run's kernels}, kernels)]; a malformed file stops with
+    path:line and what is wrong."""
+    runs = []
+    cur = None  # [name, n, header line, columns, totals, kernel ids, metrics seen]
 
-    def flush():
+    def close():
         if cur is None:
             return
-        rows = [r for r in csv.reader(io.StringIO("".join(lines)))]
-        head = next((i for i, r in enumerate(rows) if r and r[0] == "ID"), None)
-        if head is None:
-            sys.exit(f"{path}: no ncu table for '# {cur[0]} {cur[1]}'")
-        cols = rows[head]
-        tot, kernels = {k: 0.0 for k in REAL}, set()
-        for r in rows[head + 1:]:
-            if len(r) != len(cols):
-                continue
-            d = dict(zip(cols, r))
-            kernels.add(d["ID"])
-            for k, m in REAL.items():
-                if d["Metric Name"] == m:
-                    tot[k] += float(d["Metric Value"].replace(",", ""))
-        runs.append((cur[0], cur[1], tot, len(kernels)))
+        name, n, hl, cols, tot, ids, seen = cur
+        if cols is None:
+            sys.exit(f"{path}:{hl}: no Nsight Compute table for '{name} {n}'")
+        for k, m in REAL.items():
+            if m not in seen:
+                sys.exit(f"{path}:{hl}: run '{name} {n}' has no {m}")
+        runs.append((name, n, tot, len(ids)))
 
-    with open(path) as f:
+    with open(path, newline="") as f:
         for ln, line in enumerate(f, 1):
             if line.startswith("# "):
-                flush()
+                close()
                 parts = line.split()
                 if len(parts) != 3 or not parts[2].isdigit():
                     sys.exit(f"{path}:{ln}: expected '# NAME N'")
-                cur, lines = (parts[1], int(parts[2])), []
-            elif cur is not None and not line.startswith("=="):
-                lines.append(line)
-    flush()
+                cur = [parts[1], int(parts[2]), ln, None, {k: 0.0 for k in REAL}, set(), set()]
+                continue
+            if line.startswith("==ERROR=="):
+                sys.exit(f"{path}:{ln}: Nsight Compute: {line[9:].strip()}")
+            if line.startswith("==") or not line.strip():
+                continue
+            if cur is None:
+                sys.exit(f"{path}:{ln}: a table line before any '# NAME N'")
+            row = next(csv.reader([line]))
+            if cur[3] is None:
+                if not row or row[0] != "ID":
+                    sys.exit(f"{path}:{ln}: expected Nsight Compute's CSV header (\"ID\", ...)")
+                cur[3] = row
+                continue
+            if len(row) != len(cur[3]):
+                sys.exit(f"{path}:{ln}: {len(row)} fields, the header has {len(cur[3])}")
+            d = dict(zip(cur[3], row))
+            cur[5].add(d["ID"])
+            for k, m in REAL.items():
+                if d["Metric Name"] == m:
+                    try:
+                        cur[4][k] += float(d["Metric Value"].replace(",", ""))
+                    except ValueError:
+                        sys.exit(f"{path}:{ln}: {m} = '{d['Metric Value']}' is not a number")
+                    cur[6].add(m)
+    close()
+    if not runs:
+        sys.exit(f"{path}: no '# NAME N' run in it")
     return runs
 
 
@@ -90,7 +108,8 @@ def simulate(warpsim, config, name, n):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     try:
-        cmd = [warpsim, "run", "-c", config, "-w", name, "-q", "-o", out, "--set", "gpu.warm_l2=false"]
+        cmd = [warpsim, "run", "-c", config, "-w", name, "-q", "-o", out,
+               "--set", "gpu.warm_l2=false", "--set", "gpu.flush_l2=true"]
         for k in keys:
             cmd += ["--set", f"{k}={n}"]
         subprocess.run(cmd, check=True)

@@ -7,7 +7,9 @@
  *     nvcc -O2 -arch=native -o wlprobe tools/gpuprobe/wlprobe.cu
  *     ncu --csv --metrics ... ./wlprobe NAME N
  * Arrays are cudaMalloc'd in the order the benchmark's host code allocates them and all copied in
- * before the kernels, as warpsim's models do (the copies leave what fits in the L2). */
+ * before the kernels, as warpsim's models do (under Nsight Compute, which empties the caches
+ * before each kernel, the copies leave nothing in the L2). SYRK's and SYR2K's scalars here are
+ * not PolyBench/GPU's (4546, 12435); no address depends on them. */
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -490,8 +490,8 @@ static const struct dram_spec hbm3_h100 = {
  * 12 = 20, RP 14 = 23, RAS 34 = 55, RC 48 = 77, WR 16 = 26, RTP 5 = 8, CWL 5 = 8, RRD 4 = 7,
  * FAW 15 = 24, CCD_L 4 = 7, WTR_S 6 = 10, WTR_L 8 = 13, tREFI 3.9 us = 6240, tRFC 450 ns =
  * 720, tRFCpb 200 ns = 320, power-down exits 7.6 ns = 13. A 24 Gb die may refresh longer, but
- * no public figure says by how much (DDR5's 24 Gb ratio would put tRFCpb at 292 ns, past the
- * 244 ns between one bank's per-bank REFs at this tREFI). */
+ * no public figure says by how much (DDR5's 24 Gb ratio would put tRFCpb at 292 ns, longer
+ * than the tREFI / 16 = 244 ns between two per-bank REFs of a pseudo-channel). */
 static const struct dram_spec hbm3e_h200 = {
     .preset = "hbm3e-h200",
     .std = DRAM_HBM3,
