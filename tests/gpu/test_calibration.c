@@ -90,22 +90,36 @@ static void test_h200_chase_latencies(void **state) {
     chase_latencies(&h200);
 }
 
-/* One counter of a run's statistics (group "l2", "dram", ...) from its JSON. */
-static double stat_of(const struct result *r, const char *group, const char *key) {
+/* The sum of some counters of one group ("l2", "dram", ...) of a run's statistics, the key
+ * list ending with NULL; the JSON is parsed once. */
+static double stat_sum(const struct result *r, const char *group, const char *const *keys) {
     json_error_t je;
     json_t *j = json_loads(r->json, 0, &je);
     if (!j) fail_msg("stats JSON: %s", je.text);
-    json_t *v = json_object_get(json_object_get(j, group), key);
-    bool found = v != NULL;
-    double d = found ? json_number_value(v) : 0;
+    double d = 0;
+    const char *missing = NULL;
+    for (; *keys && !missing; keys++) {
+        json_t *v = json_object_get(json_object_get(j, group), *keys);
+        if (v)
+            d += json_number_value(v);
+        else
+            missing = *keys;
+    }
     json_decref(j);
-    if (!found) fail_msg("no %s.%s in the stats", group, key);
+    if (missing) fail_msg("no %s.%s in the stats", group, missing);
     return d;
 }
 
+static double stat_of(const struct result *r, const char *group, const char *key) {
+    const char *const keys[] = {key, NULL};
+    return stat_sum(r, group, keys);
+}
+
+/* read requests the L2 took: hits, merges into a fetch under way, sector and line misses */
 static double l2_reads(const struct result *r) {
-    return stat_of(r, "l2", "rd_hit") + stat_of(r, "l2", "rd_hit_reserved") +
-           stat_of(r, "l2", "rd_sector_miss") + stat_of(r, "l2", "rd_miss");
+    static const char *const keys[] = {"rd_hit", "rd_hit_reserved", "rd_sector_miss", "rd_miss",
+                                       NULL};
+    return stat_sum(r, "l2", keys);
 }
 
 /* Hopper's L1 keeps a line a store hits (write-through), as the H200 showed under Nsight Compute

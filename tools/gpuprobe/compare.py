@@ -23,11 +23,12 @@ import tempfile
 MAX_FOOTPRINT = 1 << 30
 
 
-def run(warpsim, config, sets):
+def run(warpsim, config, sets, workload="chase"):
+    """One `warpsim run` of the workload with the --set values; its result JSON."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
         out = f.name
     try:
-        cmd = [warpsim, "run", "-c", config, "-w", "chase", "-q", "-o", out]
+        cmd = [warpsim, "run", "-c", config, "-w", workload, "-q", "-o", out]
         for s in sets:
             cmd += ["--set", s]
         subprocess.run(cmd, check=True)

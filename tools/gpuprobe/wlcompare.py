@@ -22,11 +22,10 @@ simulates (too long to run whole here) print the chip's side alone.
 import argparse
 import concurrent.futures as cf
 import csv
-import json
 import os
-import subprocess
 import sys
-import tempfile
+
+from compare import run  # tools/gpuprobe/compare.py, beside this script
 
 # the workload's size key(s) in warpsim, and the largest size simulated to completion here
 SIZE_KEYS = {
@@ -48,22 +47,33 @@ REAL = {
 }
 
 
+METRIC_KEY = {m: k for k, m in REAL.items()}
+
+
+class Block:
+    """One '# NAME N' run of the CSV while it is read."""
+
+    def __init__(self, name, n, line):
+        self.name, self.n, self.line = name, n, line
+        self.cols = None  # the ncu table's header
+        self.tot = {k: 0.0 for k in REAL}
+        self.kernels, self.seen = set(), set()
+
+
 def parse(path):
     """[(name, n, {counter: sum over the run's kernels}, kernels)]; a malformed file stops with
     path:line and what is wrong."""
-    runs = []
-    cur = None  # [name, n, header line, columns, totals, kernel ids, metrics seen]
+    runs, cur = [], None
 
     def close():
         if cur is None:
             return
-        name, n, hl, cols, tot, ids, seen = cur
-        if cols is None:
-            sys.exit(f"{path}:{hl}: no Nsight Compute table for '{name} {n}'")
-        for k, m in REAL.items():
-            if m not in seen:
-                sys.exit(f"{path}:{hl}: run '{name} {n}' has no {m}")
-        runs.append((name, n, tot, len(ids)))
+        if cur.cols is None:
+            sys.exit(f"{path}:{cur.line}: no Nsight Compute table for '{cur.name} {cur.n}'")
+        for m in REAL.values():
+            if m not in cur.seen:
+                sys.exit(f"{path}:{cur.line}: run '{cur.name} {cur.n}' has no {m}")
+        runs.append((cur.name, cur.n, cur.tot, len(cur.kernels)))
 
     with open(path, newline="") as f:
         for ln, line in enumerate(f, 1):
@@ -72,7 +82,7 @@ def parse(path):
                 parts = line.split()
                 if len(parts) != 3 or not parts[2].isdigit():
                     sys.exit(f"{path}:{ln}: expected '# NAME N'")
-                cur = [parts[1], int(parts[2]), ln, None, {k: 0.0 for k in REAL}, set(), set()]
+                cur = Block(parts[1], int(parts[2]), ln)
                 continue
             if line.startswith("==ERROR=="):
                 sys.exit(f"{path}:{ln}: Nsight Compute: {line[9:].strip()}")
@@ -81,22 +91,23 @@ def parse(path):
             if cur is None:
                 sys.exit(f"{path}:{ln}: a table line before any '# NAME N'")
             row = next(csv.reader([line]))
-            if cur[3] is None:
+            if cur.cols is None:
                 if not row or row[0] != "ID":
                     sys.exit(f"{path}:{ln}: expected Nsight Compute's CSV header (\"ID\", ...)")
-                cur[3] = row
+                cur.cols = row
                 continue
-            if len(row) != len(cur[3]):
-                sys.exit(f"{path}:{ln}: {len(row)} fields, the header has {len(cur[3])}")
-            d = dict(zip(cur[3], row))
-            cur[5].add(d["ID"])
-            for k, m in REAL.items():
-                if d["Metric Name"] == m:
-                    try:
-                        cur[4][k] += float(d["Metric Value"].replace(",", ""))
-                    except ValueError:
-                        sys.exit(f"{path}:{ln}: {m} = '{d['Metric Value']}' is not a number")
-                    cur[6].add(m)
+            if len(row) != len(cur.cols):
+                sys.exit(f"{path}:{ln}: {len(row)} fields, the header has {len(cur.cols)}")
+            d = dict(zip(cur.cols, row))
+            cur.kernels.add(d["ID"])
+            k = METRIC_KEY.get(d["Metric Name"])
+            if k is None:
+                continue
+            try:
+                cur.tot[k] += float(d["Metric Value"].replace(",", ""))
+            except ValueError:
+                sys.exit(f"{path}:{ln}: {d['Metric Name']} = '{d['Metric Value']}' is not a number")
+            cur.seen.add(d["Metric Name"])
     close()
     if not runs:
         sys.exit(f"{path}: no '# NAME N' run in it")
@@ -105,18 +116,8 @@ def parse(path):
 
 def simulate(warpsim, config, name, n):
     keys, _ = SIZE_KEYS[name]
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        out = f.name
-    try:
-        cmd = [warpsim, "run", "-c", config, "-w", name, "-q", "-o", out,
-               "--set", "gpu.warm_l2=false", "--set", "gpu.flush_l2=true"]
-        for k in keys:
-            cmd += ["--set", f"{k}={n}"]
-        subprocess.run(cmd, check=True)
-        with open(out) as f:
-            r = json.load(f)["stats"]
-    finally:
-        os.unlink(out)
+    sets = ["gpu.warm_l2=false", "gpu.flush_l2=true"] + [f"{k}={n}" for k in keys]
+    r = run(warpsim, config, sets, workload=name)["stats"]
     l2 = r["l2"]
     l1 = r["l1d"]
     l1_reads = l1["rd_hit"] + l1["rd_hit_reserved"] + l1["rd_sector_miss"] + l1["rd_miss"]
