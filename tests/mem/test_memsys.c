@@ -220,20 +220,24 @@ static void test_frfcfs_beats_fcfs(void **state) {
     }
 }
 
-/* Every preset x policy x row policy on a random read/write stress: the independent checker
- * sees every command and finds nothing; DDR presets also power down idle ranks. */
+/* Every preset x policy x row policy (open, close, a 12-cycle timeout) on a random read/write
+ * stress: the independent checker sees every command and finds nothing; DDR presets also power
+ * down idle ranks. */
 static void test_checker_clean_everywhere(void **state) {
     (void)state;
-    static const char *const rowpol[] = {"open", "close"};
+    static const char *const rowpol[] = {"open", "close", "timeout"};
     for (int p = 0; p < NPRESETS; p++)
         for (unsigned k = 0; k < mc_npolicies; k++)
-            for (int rp = 0; rp < 2; rp++) {
+            for (int rp = 0; rp < 3; rp++) {
                 char extra[256];
                 bool ddr = strncmp(dram_presets[p].name, "ddr", 3) == 0;
-                snprintf(extra, sizeof extra, "policy = %s\nrow_policy = %s\npowerdown = %s\n",
-                         mc_policies[k]->name, rowpol[rp], ddr ? (rp ? "slow" : "fast") : "off");
+                snprintf(extra, sizeof extra,
+                         "policy = %s\nrow_policy = %s\nrow_timeout = 12\npowerdown = %s\n",
+                         mc_policies[k]->name, rowpol[rp],
+                         ddr ? (rp == 1 ? "slow" : "fast") : "off");
                 struct memsys *ms = make(dram_presets[p].name, extra);
-                const struct memsys_summary *s = run_synth(ms, rp ? "random" : "mixed", 3000, 0.7);
+                const struct memsys_summary *s =
+                    run_synth(ms, rp == 1 ? "random" : "mixed", 3000, 0.7);
                 assert_true(s->commands_checked >= 3000);
                 memsys_destroy(ms);
             }

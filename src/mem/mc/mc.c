@@ -13,7 +13,7 @@
 #include "mem/mc/ready_set.h"
 #include "mem/mc/warp_table.h"
 
-static const char *const row_policy_names[] = {"open", "close", NULL};
+static const char *const row_policy_names[] = {"open", "close", "timeout", NULL};
 
 /* The protocol checker is on by default in debug (and sanitizer) builds, off in release builds
  * where speed matters; mc.check / --check switch it either way. */
@@ -38,7 +38,11 @@ const struct cfg_key mc_cfg_keys[] = {
     {"mc.drain_when_no_reads", CFG_BOOL, OFF(drain_when_no_reads), "true", 0, 0, NULL, "",
      "also drain writes whenever no read is queued"},
     {"mc.row_policy", CFG_ENUM, OFF(row_policy), "open", 0, 0, row_policy_names, "",
-     "open: keep rows open; close: auto-precharge when no queued request hits the row"},
+     "open: keep rows open; close: auto-precharge when no queued request hits the row; timeout: "
+     "keep rows open, and precharge a bank no queued request wants mc.row_timeout cycles after "
+     "its last ACT or column command (Ramulator's timeout row policy)"},
+    {"mc.row_timeout", CFG_INT, OFF(row_timeout), "50", 1, 1000000, NULL, "tCK",
+     "idle cycles before mc.row_policy = timeout closes a row"},
     {"mc.forward_raw", CFG_BOOL, OFF(forward_raw), "true", 0, 0, NULL, "",
      "serve a read from a queued write to the same burst"},
     {"mc.fwd_latency", CFG_INT, OFF(fwd_latency), "3", 0, 1000, NULL, "tCK",
@@ -140,6 +144,8 @@ const struct stat_desc mc_stat_desc[] = {
     SD(n_refpb, STAT_COUNTER, "cmd", "REFPB (per-bank refresh) commands"),
     SD(n_pde, STAT_COUNTER, "cmd", "power-down entries"),
     SD(n_pdx, STAT_COUNTER, "cmd", "power-down exits"),
+    SD(n_pre_timeout, STAT_COUNTER, "cmd",
+       "of n_pre, those mc.row_policy = timeout issued to close an unused row"),
     SD(drains, STAT_COUNTER, "episodes", "write-drain episodes (watermark or no pending reads)"),
     SD(cycles, STAT_COUNTER, "tCK", "DRAM cycles simulated"),
     SD(data_busy, STAT_COUNTER, "tCK",
@@ -1554,6 +1560,57 @@ static void update_drain(struct mc *m) {
     if (m->draining && !was) m->st.drains++;
 }
 
+/* mc.row_policy = timeout. A bank is closed once its row has had no ACT or column command for
+ * row_timeout cycles and no queued request (read or write) is for the bank: a request to another
+ * row would have the policy close it anyway, one to the row keeps it. Closing happens in a
+ * command slot the policy leaves empty, as Ramulator's timeout policy does. When bank b's row may
+ * close by the timeout (DRAM_NEVER if it may not). */
+static inline uint64_t row_idle_deadline(const struct mc *m, uint32_t b) {
+    const struct dram_bank *bk = &m->dram.bank[b];
+    if (bk->open_row < 0 || m->bhead[MC_READQ][b] || m->bhead[MC_WRITEQ][b]) return DRAM_NEVER;
+    uint64_t last = bk->act_at > bk->last_col_at ? bk->act_at : bk->last_col_at;
+    return last + (uint64_t)m->cfg.row_timeout;
+}
+
+/* Refresh and power-down own their rank units' banks while they act. */
+static inline bool row_timeout_held(const struct mc *m, uint32_t u) {
+    return m->dram.rank[u].pd || m->ref_pending[u] || refreshing(m, u) || ref_blocks(m, u, 1);
+}
+
+/* The lowest bank whose row the timeout closes now, as a PRE in *ch. */
+static bool row_timeout_pick(struct mc *m, struct mc_choice *ch) {
+    for (uint32_t b = 0; b < m->nbanks; b++) {
+        if (row_idle_deadline(m, b) > m->now || row_timeout_held(m, m->bank_unit[b])) continue;
+        struct dram_addr a;
+        mcv_bank_addr(&m->view, b, &a);
+        if (dram_ready_at(&m->dram, DRAM_PRE, &a, m->now) > m->now) continue;
+        *ch = (struct mc_choice){NULL, DRAM_PRE, a};
+        m->st.n_pre_timeout++;
+        return true;
+    }
+    return false;
+}
+
+/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). */
+static uint64_t row_timeout_next(const struct mc *m) {
+    uint64_t t = DRAM_NEVER;
+    for (uint32_t b = 0; b < m->nbanks; b++) {
+        uint64_t d = row_idle_deadline(m, b);
+        if (d == DRAM_NEVER) continue;
+        if (row_timeout_held(m, m->bank_unit[b])) {
+            d = m->now + 1; /* look again once refresh or power-down lets go */
+        } else {
+            struct dram_addr a;
+            mcv_bank_addr(&m->view, b, &a);
+            uint64_t r = dram_ready_at(&m->dram, DRAM_PRE, &a, 0);
+            if (r > d) d = r;
+        }
+        if (d <= m->now) d = m->now + 1;
+        if (d < t) t = d;
+    }
+    return t;
+}
+
 /* pick() of a policy with pick_class_min, done here: the ready candidate with the smallest key
  * in the lowest class that has one (ties: the lowest bank, as mcv_cand_min). Its command is the
  * one its slot stands for (mcv_next_cmd gives only these four). Debug builds ask the policy too. */
@@ -1611,20 +1668,27 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
         if (!maintenance(m, &ch)) {
             from = FROM_POLICY;
             update_drain(m);
+            bool got = true;
             if (m->ci_on) {
                 filtered = true;
                 ci_sync(m);
                 /* no candidate can issue: pick() could only say no, unless it asked to be
                  * woken now (a request in the past is answered by this call) */
-                if (!ci_filter(m) && (!m->wake_req || m->wake_req > now)) break;
-                if (m->wake_req <= now) m->wake_req = 0;
+                if (!ci_filter(m) && (!m->wake_req || m->wake_req > now))
+                    got = false;
+                else if (m->wake_req <= now)
+                    m->wake_req = 0;
             }
-            if (m->pol->pick_class_min) {
-                if (!ci_pick_min(m, &ch)) break;
+            if (got && m->pol->pick_class_min) {
+                got = ci_pick_min(m, &ch);
                 from = FROM_INDEX;
-            } else {
+            } else if (got) {
                 memset(&ch, 0, sizeof ch);
-                if (!m->pol->pick(m->pst, &m->view, &ch)) break;
+                got = m->pol->pick(m->pst, &m->view, &ch);
+            }
+            if (!got) {
+                if (m->cfg.row_policy != MC_TIMEOUT_PAGE || !row_timeout_pick(m, &ch)) break;
+                from = FROM_MAINT;
             }
         }
         if (issue(m, &ch, from, e) != 0) return -1;
@@ -1660,6 +1724,10 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
                 if (t < w) w = t <= now ? now + 1 : t;
             }
         }
+    }
+    if (m->cfg.row_policy == MC_TIMEOUT_PAGE) {
+        uint64_t t = row_timeout_next(m);
+        if (t < w) w = t;
     }
     if (m->wake_req > now && m->wake_req < w) w = m->wake_req;
     m->wake = w;

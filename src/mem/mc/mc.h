@@ -21,7 +21,7 @@
 #include "mem/mem_req.h"
 
 enum mc_q { MC_READQ, MC_WRITEQ };
-enum mc_row_policy { MC_OPEN_PAGE, MC_CLOSE_PAGE };
+enum mc_row_policy { MC_OPEN_PAGE, MC_CLOSE_PAGE, MC_TIMEOUT_PAGE };
 enum mc_pd_mode { MC_PD_OFF, MC_PD_FAST, MC_PD_SLOW };
 enum mc_ref_mode { MC_REF_AUTO, MC_REF_ALL_BANK, MC_REF_PER_BANK, MC_REF_USIMM };
 
@@ -29,7 +29,8 @@ struct mc_cfg {
     char policy[CFG_STR_MAX];
     int64_t rq_size, wq_size, wq_hi, wq_lo;
     bool drain_when_no_reads;
-    int row_policy; /* enum mc_row_policy */
+    int row_policy;      /* enum mc_row_policy */
+    int64_t row_timeout; /* MC_TIMEOUT_PAGE: idle cycles before an unused row is closed */
     bool forward_raw;
     int64_t fwd_latency; /* DRAM cycles for a read served from the write queue */
     bool refresh;
@@ -64,6 +65,7 @@ struct mc_stats {
     uint64_t rd_hit, rd_miss, rd_conflict; /* first command: column / ACT / PRE */
     uint64_t wr_hit, wr_miss, wr_conflict;
     uint64_t n_act, n_pre, n_prea, n_rd, n_wr, n_rda, n_wra, n_ref, n_refpb, n_pde, n_pdx;
+    uint64_t n_pre_timeout;          /* of n_pre: rows mc.row_policy = timeout closed */
     uint64_t drains;                 /* write-drain episodes started */
     uint64_t cycles;                 /* cycles simulated (last tick + 1) */
     uint64_t data_busy;              /* cycles the data bus carried bursts */

@@ -174,11 +174,72 @@ static void test_close_order(void **state) {
     finish(x, 300);
 }
 
+/* ---- mc.row_policy = timeout ---- */
+
+/* One read: ACT 0, RD 17. The row is closed row_timeout = 50 cycles after the RD, at 67 (it may
+ * close from max(tRAS 39, 17 + tRTP 9) = 39 on). A read to the row at 100 finds the bank closed:
+ * ACT 100, RD 117; one at 60 still hits (RD 60), and the row closes at 110. */
+static void test_timeout_closes_idle_row(void **state) {
+    (void)state;
+    uint64_t arrive[] = {100, 60}, col[] = {117, 60}, pre2[] = {167, 110};
+    for (int k = 0; k < 2; k++) {
+        struct run *x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n");
+        enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+        run_to(x, 0, arrive[k]);
+        assert_int_equal(stats(x)->n_pre, arrive[k] > 67);
+        enq(x, 1, addr(x, 0, 0, 5, 1), false, arrive[k]);
+        run_to(x, arrive[k], 400);
+        static const uint64_t tags[] = {0, 1};
+        uint64_t cols[] = {17, col[k]};
+        EXPECT_SERVED(x, tags, cols);
+        const struct mc_stats *st = stats(x);
+        assert_int_equal(st->n_act, k ? 1 : 2);
+        assert_int_equal(st->rd_hit, k ? 1 : 0);
+        assert_int_equal(st->n_pre, k ? 1 : 2);
+        assert_int_equal(st->n_pre_timeout, st->n_pre);
+        if (!k) assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), 67);
+        assert_int_equal(cmd_cycle(x, DRAM_PRE, k ? 0 : 1), pre2[k]);
+        assert_false(bank_open(x, 0, 0));
+        finish(x, 400);
+    }
+}
+
+/* A timeout shorter than the bank's own constraints waits for them: row_timeout = 5 closes at
+ * max(tRAS, RD + tRTP) = 39. A write to the row that waits in the queue (drain_when_no_reads
+ * off: writes wait for wq_hi) keeps the row open; the open policy never closes. */
+static void test_timeout_waits_for_the_bank(void **state) {
+    (void)state;
+    struct run *x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\n");
+    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+    run_to(x, 0, 300);
+    assert_int_equal(stats(x)->n_pre_timeout, 1);
+    assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), 39);
+    finish(x, 300);
+
+    x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\ndrain_when_no_reads=false\n");
+    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+    run_to(x, 0, 20);
+    enq(x, 100, addr(x, 0, 0, 5, 1), true, 20);
+    run_to(x, 20, 300);
+    assert_int_equal(x->n, 1);
+    assert_int_equal(stats(x)->n_pre, 0);
+    assert_true(bank_open(x, 0, 0));
+    finish(x, 300);
+
+    x = start(DDR4 "policy=frfcfs\n");
+    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+    run_to(x, 0, 300);
+    assert_int_equal(stats(x)->n_pre, 0);
+    assert_true(bank_open(x, 0, 0));
+    finish(x, 300);
+}
+
 static void test_conservation(void **state) {
     (void)state;
     conservation(DDR4 "policy=close\n", 31);
     conservation(DDR4 "policy=frfcfs\nrow_policy=close\n", 32);
     conservation(DDR4 "policy=close\nrow_policy=close\n", 33);
+    conservation(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=20\n", 34);
 }
 
 int main(void) {
@@ -190,6 +251,8 @@ int main(void) {
         cmocka_unit_test(test_no_precharge_under_a_hit),
         cmocka_unit_test(test_wanted_row_kept_while_draining),
         cmocka_unit_test(test_close_order),
+        cmocka_unit_test(test_timeout_closes_idle_row),
+        cmocka_unit_test(test_timeout_waits_for_the_bank),
         cmocka_unit_test(test_conservation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
