@@ -226,7 +226,8 @@ static void test_frfcfs_beats_fcfs(void **state) {
 static void test_checker_clean_everywhere(void **state) {
     (void)state;
     static const char *const rowpol[] = {"open", "close", "timeout"};
-    for (int p = 0; p < NPRESETS; p++)
+    for (int p = 0; p < NPRESETS; p++) {
+        uint64_t timeouts = 0; /* rows the timeout closed, over the preset's policies */
         for (unsigned k = 0; k < mc_npolicies; k++)
             for (int rp = 0; rp < 3; rp++) {
                 char extra[256];
@@ -239,8 +240,12 @@ static void test_checker_clean_everywhere(void **state) {
                 const struct memsys_summary *s =
                     run_synth(ms, rp == 1 ? "random" : "mixed", 3000, 0.7);
                 assert_true(s->commands_checked >= 3000);
+                for (uint32_t ch = 0; ch < memsys_nchannels(ms); ch++)
+                    timeouts += mc_stats(memsys_mc(ms, ch))->n_pre_timeout;
                 memsys_destroy(ms);
             }
+        assert_true(timeouts > 0);
+    }
 }
 
 int main(void) {

@@ -40,7 +40,8 @@ const struct cfg_key mc_cfg_keys[] = {
     {"mc.row_policy", CFG_ENUM, OFF(row_policy), "open", 0, 0, row_policy_names, "",
      "open: keep rows open; close: auto-precharge when no queued request hits the row; timeout: "
      "keep rows open, and precharge a bank no queued request wants mc.row_timeout cycles after "
-     "its last ACT or column command (Ramulator's timeout row policy)"},
+     "its last ACT or column command (after Ramulator's timeout policy, which also closes rows "
+     "that queued requests want)"},
     {"mc.row_timeout", CFG_INT, OFF(row_timeout), "50", 1, 1000000, NULL, "tCK",
      "idle cycles before mc.row_policy = timeout closes a row"},
     {"mc.forward_raw", CFG_BOOL, OFF(forward_raw), "true", 0, 0, NULL, "",
@@ -1225,9 +1226,9 @@ static void track_hits(struct mc *m, enum dram_cmd cmd, const struct dram_addr *
 
 static void ref_early(struct mc *m, uint32_t u);
 
-/* Who made a choice for issue(): pick(), ci_pick_min() (ready now by construction), or the
- * controller's own refresh and power management. */
-enum { FROM_POLICY, FROM_INDEX, FROM_MAINT };
+/* Who made a choice for issue(): pick(), ci_pick_min() (ready now by construction), the
+ * controller's own refresh and power management, or the row timeout's PRE. */
+enum { FROM_POLICY, FROM_INDEX, FROM_MAINT, FROM_TIMEOUT };
 
 static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_err *e) {
     uint64_t now = m->now;
@@ -1278,7 +1279,11 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
             m->unit_epoch[a->pc * (uint32_t)m->s->ranks + k] = m->epoch;
     track_hits(m, cmd, a, bank);
     if (m->ci_on) ci_note_cmd(m, cmd, a, unit, bank);
-    m->unit_last[unit] = now;
+    /* the timeout's PRE is not work: an idle rank's power-down counts from its last request */
+    if (from == FROM_TIMEOUT)
+        m->st.n_pre_timeout++;
+    else
+        m->unit_last[unit] = now;
     switch (cmd) {
     case DRAM_ACT:
         m->st.n_act++, m->hits_served[bank] = 0;
@@ -1572,33 +1577,37 @@ static inline uint64_t row_idle_deadline(const struct mc *m, uint32_t b) {
     return last + (uint64_t)m->cfg.row_timeout;
 }
 
-/* Refresh and power-down own their rank units' banks while they act. */
-static inline bool row_timeout_held(const struct mc *m, uint32_t u) {
-    return m->dram.rank[u].pd || m->ref_pending[u] || refreshing(m, u) || ref_blocks(m, u, 1);
+/* Bank b is refresh's (its rank's all-bank refresh is due, a USIMM window holds its PREs, or it
+ * waits for its own REFPB: maintenance closes it). A powered-down rank's banks are left too. */
+static inline bool row_timeout_held(const struct mc *m, uint32_t b) {
+    uint32_t u = m->bank_unit[b];
+    return m->ref_pending[u] || ref_blocks(m, u, 1) || pb_held(m, b);
 }
 
 /* The lowest bank whose row the timeout closes now, as a PRE in *ch. */
 static bool row_timeout_pick(struct mc *m, struct mc_choice *ch) {
     for (uint32_t b = 0; b < m->nbanks; b++) {
-        if (row_idle_deadline(m, b) > m->now || row_timeout_held(m, m->bank_unit[b])) continue;
+        if (row_idle_deadline(m, b) > m->now || m->dram.rank[m->bank_unit[b]].pd ||
+            row_timeout_held(m, b))
+            continue;
         struct dram_addr a;
         mcv_bank_addr(&m->view, b, &a);
         if (dram_ready_at(&m->dram, DRAM_PRE, &a, m->now) > m->now) continue;
         *ch = (struct mc_choice){NULL, DRAM_PRE, a};
-        m->st.n_pre_timeout++;
         return true;
     }
     return false;
 }
 
-/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). */
+/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). A
+ * powered-down rank adds nothing: waking it is maintenance's, and its PDX wakes the controller. */
 static uint64_t row_timeout_next(const struct mc *m) {
     uint64_t t = DRAM_NEVER;
     for (uint32_t b = 0; b < m->nbanks; b++) {
         uint64_t d = row_idle_deadline(m, b);
-        if (d == DRAM_NEVER) continue;
-        if (row_timeout_held(m, m->bank_unit[b])) {
-            d = m->now + 1; /* look again once refresh or power-down lets go */
+        if (d == DRAM_NEVER || m->dram.rank[m->bank_unit[b]].pd) continue;
+        if (row_timeout_held(m, b)) {
+            d = m->now + 1; /* look again once refresh lets go */
         } else {
             struct dram_addr a;
             mcv_bank_addr(&m->view, b, &a);
@@ -1663,7 +1672,9 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
         int from = FROM_MAINT;
-        if (s == 1 && filtered && other_bus_idle(m, first)) break;
+        /* (the shortcut knows only the policy's candidates, not the timeout's) */
+        if (s == 1 && filtered && m->cfg.row_policy != MC_TIMEOUT_PAGE && other_bus_idle(m, first))
+            break;
         filtered = false;
         if (!maintenance(m, &ch)) {
             from = FROM_POLICY;
@@ -1688,7 +1699,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
             }
             if (!got) {
                 if (m->cfg.row_policy != MC_TIMEOUT_PAGE || !row_timeout_pick(m, &ch)) break;
-                from = FROM_MAINT;
+                from = FROM_TIMEOUT;
             }
         }
         if (issue(m, &ch, from, e) != 0) return -1;

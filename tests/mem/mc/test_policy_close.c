@@ -234,6 +234,28 @@ static void test_timeout_waits_for_the_bank(void **state) {
     finish(x, 300);
 }
 
+/* The timeout's PRE is not activity: an idle rank powers down pd_idle = 100 cycles after its last
+ * request's command (RD 17 -> PDEF at 117, as with open rows), not after the PRE at 67. */
+static void test_timeout_and_power_down(void **state) {
+    (void)state;
+    uint64_t pde[2];
+    for (int k = 0; k < 2; k++) {
+        struct run *x = start(k ? DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n"
+                                       "powerdown=fast\npd_idle=100\n"
+                                : DDR4 "policy=frfcfs\npowerdown=fast\npd_idle=100\n");
+        enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+        run_to(x, 0, 300);
+        assert_int_equal(x->col[0], 17);
+        assert_int_equal(stats(x)->n_pde, 1);
+        pde[k] = cmd_cycle(x, DRAM_PDEF, 0);
+        assert_int_equal(stats(x)->n_pre_timeout, k);
+        if (k) assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), 67);
+        finish(x, 300);
+    }
+    assert_int_equal(pde[0], 117);
+    assert_int_equal(pde[1], pde[0]);
+}
+
 static void test_conservation(void **state) {
     (void)state;
     conservation(DDR4 "policy=close\n", 31);
@@ -253,6 +275,7 @@ int main(void) {
         cmocka_unit_test(test_close_order),
         cmocka_unit_test(test_timeout_closes_idle_row),
         cmocka_unit_test(test_timeout_waits_for_the_bank),
+        cmocka_unit_test(test_timeout_and_power_down),
         cmocka_unit_test(test_conservation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
