@@ -23,6 +23,13 @@ import tempfile
 MAX_FOOTPRINT = 1 << 30
 
 
+def add_sim_args(ap):
+    """The options of every comparison here: the preset, parallel runs, the warpsim binary."""
+    ap.add_argument("-c", "--config", required=True, help="machine preset to compare")
+    ap.add_argument("-j", "--jobs", type=int, default=1)
+    ap.add_argument("--warpsim", default=os.path.join("build", "warpsim"))
+
+
 def run(warpsim, config, sets, workload="chase"):
     """One `warpsim run` of the workload with the --set values; its result JSON."""
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
@@ -79,9 +86,7 @@ def loaded_job(warpsim, config, p):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("probe", help="gpuprobe's JSON output")
-    ap.add_argument("-c", "--config", required=True, help="machine preset to compare")
-    ap.add_argument("-j", "--jobs", type=int, default=1)
-    ap.add_argument("--warpsim", default=os.path.join("build", "warpsim"))
+    add_sim_args(ap)
     a = ap.parse_args()
     with open(a.probe) as f:
         probe = json.load(f)

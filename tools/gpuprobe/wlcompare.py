@@ -22,10 +22,9 @@ simulates (too long to run whole here) print the chip's side alone.
 import argparse
 import concurrent.futures as cf
 import csv
-import os
 import sys
 
-from compare import run  # tools/gpuprobe/compare.py, beside this script
+from compare import add_sim_args, run  # tools/gpuprobe/compare.py, beside this script
 
 # the workload's size key(s) in warpsim, and the largest size simulated to completion here
 SIZE_KEYS = {
@@ -137,9 +136,7 @@ def ratio(sim, real):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("csv", help="tools/gpuprobe/wlprobe.sh's output")
-    ap.add_argument("-c", "--config", required=True, help="machine preset to compare")
-    ap.add_argument("-j", "--jobs", type=int, default=1)
-    ap.add_argument("--warpsim", default=os.path.join("build", "warpsim"))
+    add_sim_args(ap)
     a = ap.parse_args()
     runs = parse(a.csv)
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:

@@ -1577,47 +1577,40 @@ static inline uint64_t row_idle_deadline(const struct mc *m, uint32_t b) {
     return last + (uint64_t)m->cfg.row_timeout;
 }
 
-/* Bank b is refresh's (its rank's all-bank refresh is due, a USIMM window holds its PREs, or it
- * waits for its own REFPB: maintenance closes it). A powered-down rank's banks are left too. */
-static inline bool row_timeout_held(const struct mc *m, uint32_t b) {
+/* When the timeout can close bank b's row with a PRE (its address in *a): DRAM_NEVER when it
+ * may not (no open row, a queued request, or a powered-down rank: waking that is maintenance's,
+ * and its PDX wakes the controller); now + 1 while refresh holds the bank (its rank's all-bank
+ * refresh is due, a USIMM window holds its PREs, or it waits for its own REFPB), to look again. */
+static uint64_t row_timeout_at(const struct mc *m, uint32_t b, struct dram_addr *a) {
+    uint64_t d = row_idle_deadline(m, b);
     uint32_t u = m->bank_unit[b];
-    return m->ref_pending[u] || ref_blocks(m, u, 1) || pb_held(m, b);
+    if (d == DRAM_NEVER || m->dram.rank[u].pd) return DRAM_NEVER;
+    if (m->ref_pending[u] || ref_blocks(m, u, 1) || pb_held(m, b)) return m->now + 1;
+    mcv_bank_addr(&m->view, b, a);
+    uint64_t r = dram_ready_at(&m->dram, DRAM_PRE, a, 0);
+    return r > d ? r : d;
 }
 
 /* The lowest bank whose row the timeout closes now, as a PRE in *ch. */
 static bool row_timeout_pick(struct mc *m, struct mc_choice *ch) {
-    for (uint32_t b = 0; b < m->nbanks; b++) {
-        if (row_idle_deadline(m, b) > m->now || m->dram.rank[m->bank_unit[b]].pd ||
-            row_timeout_held(m, b))
-            continue;
-        struct dram_addr a;
-        mcv_bank_addr(&m->view, b, &a);
-        if (dram_ready_at(&m->dram, DRAM_PRE, &a, m->now) > m->now) continue;
-        *ch = (struct mc_choice){NULL, DRAM_PRE, a};
-        return true;
-    }
+    struct dram_addr a;
+    for (uint32_t b = 0; b < m->nbanks; b++)
+        if (row_timeout_at(m, b, &a) <= m->now) {
+            *ch = (struct mc_choice){NULL, DRAM_PRE, a};
+            return true;
+        }
     return false;
 }
 
-/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). A
- * powered-down rank adds nothing: waking it is maintenance's, and its PDX wakes the controller. */
+/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). */
 static uint64_t row_timeout_next(const struct mc *m) {
     uint64_t t = DRAM_NEVER;
+    struct dram_addr a;
     for (uint32_t b = 0; b < m->nbanks; b++) {
-        uint64_t d = row_idle_deadline(m, b);
-        if (d == DRAM_NEVER || m->dram.rank[m->bank_unit[b]].pd) continue;
-        if (row_timeout_held(m, b)) {
-            d = m->now + 1; /* look again once refresh lets go */
-        } else {
-            struct dram_addr a;
-            mcv_bank_addr(&m->view, b, &a);
-            uint64_t r = dram_ready_at(&m->dram, DRAM_PRE, &a, 0);
-            if (r > d) d = r;
-        }
-        if (d <= m->now) d = m->now + 1;
+        uint64_t d = row_timeout_at(m, b, &a);
         if (d < t) t = d;
     }
-    return t;
+    return t <= m->now ? m->now + 1 : t;
 }
 
 /* pick() of a policy with pick_class_min, done here: the ready candidate with the smallest key

@@ -28,6 +28,14 @@ static bool bank_open(struct run *x, uint32_t bg, uint32_t ba) {
     return c->bank[dram_bank_index(c, &a)].open_row >= 0;
 }
 
+/* One read to row 5 of bank P at cycle 0 (ACT 0, RD 17), run to cycle `until`. */
+static struct run *lone_read(const char *ini, uint64_t until) {
+    struct run *x = start(ini);
+    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
+    run_to(x, 0, until);
+    return x;
+}
+
 /* ---- mc.row_policy = close (with FR-FCFS) ---- */
 
 /* R0 and R1 hit row 5 of P, R2 is alone in Y: R0's read keeps the row for R1 (RD 17); R2 (RDA at
@@ -109,9 +117,7 @@ static void test_idle_precharge(void **state) {
     assert_false(bank_open(x, 0, 0));
     finish(x, 300);
 
-    x = start(DDR4 "policy=frfcfs\n");
-    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-    run_to(x, 0, 300);
+    x = lone_read(DDR4 "policy=frfcfs\n", 300);
     assert_int_equal(stats(x)->n_pre, 0);
     assert_true(bank_open(x, 0, 0));
     finish(x, 300);
@@ -183,9 +189,8 @@ static void test_timeout_closes_idle_row(void **state) {
     (void)state;
     uint64_t arrive[] = {100, 60}, col[] = {117, 60}, pre2[] = {167, 110};
     for (int k = 0; k < 2; k++) {
-        struct run *x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n");
-        enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-        run_to(x, 0, arrive[k]);
+        struct run *x =
+            lone_read(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n", arrive[k]);
         assert_int_equal(stats(x)->n_pre, arrive[k] > 67);
         enq(x, 1, addr(x, 0, 0, 5, 1), false, arrive[k]);
         run_to(x, arrive[k], 400);
@@ -206,29 +211,19 @@ static void test_timeout_closes_idle_row(void **state) {
 
 /* A timeout shorter than the bank's own constraints waits for them: row_timeout = 5 closes at
  * max(tRAS, RD + tRTP) = 39. A write to the row that waits in the queue (drain_when_no_reads
- * off: writes wait for wq_hi) keeps the row open; the open policy never closes. */
+ * off: writes wait for wq_hi) keeps the row open. */
 static void test_timeout_waits_for_the_bank(void **state) {
     (void)state;
-    struct run *x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\n");
-    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-    run_to(x, 0, 300);
+    struct run *x = lone_read(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\n", 300);
     assert_int_equal(stats(x)->n_pre_timeout, 1);
     assert_int_equal(cmd_cycle(x, DRAM_PRE, 0), 39);
     finish(x, 300);
 
-    x = start(DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\ndrain_when_no_reads=false\n");
-    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-    run_to(x, 0, 20);
+    x = lone_read(
+        DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=5\ndrain_when_no_reads=false\n", 20);
     enq(x, 100, addr(x, 0, 0, 5, 1), true, 20);
     run_to(x, 20, 300);
     assert_int_equal(x->n, 1);
-    assert_int_equal(stats(x)->n_pre, 0);
-    assert_true(bank_open(x, 0, 0));
-    finish(x, 300);
-
-    x = start(DDR4 "policy=frfcfs\n");
-    enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-    run_to(x, 0, 300);
     assert_int_equal(stats(x)->n_pre, 0);
     assert_true(bank_open(x, 0, 0));
     finish(x, 300);
@@ -240,11 +235,10 @@ static void test_timeout_and_power_down(void **state) {
     (void)state;
     uint64_t pde[2];
     for (int k = 0; k < 2; k++) {
-        struct run *x = start(k ? DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n"
-                                       "powerdown=fast\npd_idle=100\n"
-                                : DDR4 "policy=frfcfs\npowerdown=fast\npd_idle=100\n");
-        enq(x, 0, addr(x, 0, 0, 5, 0), false, 0);
-        run_to(x, 0, 300);
+        struct run *x = lone_read(k ? DDR4 "policy=frfcfs\nrow_policy=timeout\nrow_timeout=50\n"
+                                           "powerdown=fast\npd_idle=100\n"
+                                    : DDR4 "policy=frfcfs\npowerdown=fast\npd_idle=100\n",
+                                  300);
         assert_int_equal(x->col[0], 17);
         assert_int_equal(stats(x)->n_pde, 1);
         pde[k] = cmd_cycle(x, DRAM_PDEF, 0);
