@@ -320,7 +320,11 @@ static bool drain_delay(struct subpart *s, struct dring *q, uint64_t now) {
             break;
         }
         struct mem_req *r = q->v[q->head].r;
-        r->addr = to_global(s, r->addr);
+#ifndef NDEBUG
+        WS_ASSERT(r->gaddr == to_global(s, r->addr), "l2.%u: 0x%llx is not where 0x%llx went in",
+                  s->id, (unsigned long long)to_global(s, r->addr), (unsigned long long)r->gaddr);
+#endif
+        r->addr = r->gaddr;
         ws_hist_add(r->offchip ? &s->st.lat_l2_miss : &s->st.lat_l2_hit, now - r->ts[MEM_TS_L2]);
         ring_push(&s->out, r);
         q->head = (q->head + 1) % q->cap;
@@ -551,6 +555,7 @@ static bool access_head(struct subpart *s, uint64_t now) {
         s->st.stall_resfail++;
         return false;
     }
+    r->gaddr = global;
     r->addr = s->head_local; /* local while the L2 holds it */
     enum cache_outcome o = cache_access(s->l2, r, now, &kept, &fail);
     if (o == CACHE_RESFAIL) {

@@ -56,5 +56,7 @@ struct mem_req {
                                 whose data came from DRAM (cache_fill_from); 0 for hits */
     uint16_t src, dst;       /* NoC endpoints: SM id, memory sub-partition id (dst is set when
                                 the request leaves the SM: not for L1 hits) */
+    uint64_t gaddr;          /* its global address while an L2 slice holds it at the slice's
+                                local one (addr), so that the reply need not map it back */
     struct mem_req *next;    /* intrusive list link for whoever holds it */
 };
