@@ -20,7 +20,9 @@ enum { BFS_BLOCK = 512 };
 enum { P_NODES, P_EDGES, P_MASK, P_UPD, P_VIS, P_COST, P_N, P_OVER };
 
 /* Kernel. The loop bound g_graph_nodes[tid].starting + no_of_edges is reloaded after each
- * iteration: the int stores to g_cost may alias the Node fields, so nvcc cannot hoist it. */
+ * iteration: the int stores to g_cost may alias the Node fields, so nvcc cannot hoist it. Loads
+ * in nvcc's order (the real sm_80 trace in shared/data): no_of_edges, then starting, each a
+ * 32-bit LDG; a thread with no edges leaves before it loads starting. */
 static const struct km_inst k1_code[] = {
     KM_S2R(0, SR_TID_X),
     KM_S2R(1, SR_CTAID_X),
@@ -33,11 +35,11 @@ static const struct km_inst k1_code[] = {
     KM_BRA_IF(0, "end", "end"),
     KM_STG(1, KR(2), 0, KRZ),                      /* g_graph_mask[tid] = false */
     KM_OP3(KM_IMAD, 4, KR(0), KI(8), KP(P_NODES)), /* &g_graph_nodes[tid] */
-    KM_LDG_S(4, 5, KR(4), 0),                      /* i = starting */
     KM_LDG_S(4, 6, KR(4), 4),                      /* no_of_edges */
-    KM_OP2(KM_IADD, 6, KR(6), KR(5)),
-    KM_ISETP_(KM_GE, 0, KR(5), KR(6)),
+    KM_ISETP_(KM_LE, 0, KR(6), KRZ),
     KM_BRA_IF(0, "end", "end"),
+    KM_LDG_S(4, 5, KR(4), 0), /* i = starting */
+    KM_OP2(KM_IADD, 6, KR(6), KR(5)),
     KM_OP3(KM_IMAD, 7, KR(0), KI(4), KP(P_COST)), /* &g_cost[tid] */
     KM_MOV_(8, KI(1)),                            /* true */
     KM_LBL("loop"),
@@ -54,8 +56,8 @@ static const struct km_inst k1_code[] = {
     KM_OP2(KM_IADD, 13, KR(10), KP(P_UPD)),
     KM_STG(1, KR(13), 0, KR(8)), /* g_updating_graph_mask[id] = true */
     KM_LBL("next"),
-    KM_LDG_S(4, 12, KR(4), 0),
     KM_LDG_S(4, 13, KR(4), 4),
+    KM_LDG_S(4, 12, KR(4), 0),
     KM_OP2(KM_IADD, 5, KR(5), KI(1)), /* i++ */
     KM_OP2(KM_IADD, 13, KR(13), KR(12)),
     KM_ISETP_(KM_LT, 0, KR(5), KR(13)),
