@@ -1591,26 +1591,23 @@ static uint64_t row_timeout_at(const struct mc *m, uint32_t b, struct dram_addr 
     return r > d ? r : d;
 }
 
-/* The lowest bank whose row the timeout closes now, as a PRE in *ch. */
-static bool row_timeout_pick(struct mc *m, struct mc_choice *ch) {
-    struct dram_addr a;
-    for (uint32_t b = 0; b < m->nbanks; b++)
-        if (row_timeout_at(m, b, &a) <= m->now) {
-            *ch = (struct mc_choice){NULL, DRAM_PRE, a};
-            return true;
-        }
-    return false;
-}
-
-/* The earliest cycle after now at which the timeout may close a row (DRAM_NEVER for none). */
-static uint64_t row_timeout_next(const struct mc *m) {
+/* One pass over the banks for the timeout: the lowest bank whose row it closes now, as a PRE in
+ * *ch (returns true), and in *next the earliest cycle after now at which it may close one
+ * (DRAM_NEVER for none), for the wake time when nothing issues. */
+static bool row_timeout_scan(struct mc *m, struct mc_choice *ch, uint64_t *next) {
     uint64_t t = DRAM_NEVER;
     struct dram_addr a;
+    bool found = false;
     for (uint32_t b = 0; b < m->nbanks; b++) {
         uint64_t d = row_timeout_at(m, b, &a);
+        if (d <= m->now && !found) {
+            *ch = (struct mc_choice){NULL, DRAM_PRE, a};
+            found = true;
+        }
         if (d < t) t = d;
     }
-    return t <= m->now ? m->now + 1 : t;
+    *next = t <= m->now ? m->now + 1 : t;
+    return found;
 }
 
 /* pick() of a policy with pick_class_min, done here: the ready candidate with the smallest key
@@ -1662,6 +1659,9 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
     int slots = m->s->dual_cmd_bus ? 2 : 1;
     bool issued = false, filtered = false;
     enum dram_cmd first = DRAM_NCMD;
+    /* the timeout's next closing, from the scan of the slot that found nothing to issue: when no
+     * slot issues, that scan saw the state the controller sleeps in */
+    uint64_t tnext = DRAM_NEVER;
     for (int s = 0; s < slots; s++) {
         struct mc_choice ch;
         int from = FROM_MAINT;
@@ -1691,7 +1691,8 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
                 got = m->pol->pick(m->pst, &m->view, &ch);
             }
             if (!got) {
-                if (m->cfg.row_policy != MC_TIMEOUT_PAGE || !row_timeout_pick(m, &ch)) break;
+                if (m->cfg.row_policy != MC_TIMEOUT_PAGE || !row_timeout_scan(m, &ch, &tnext))
+                    break;
                 from = FROM_TIMEOUT;
             }
         }
@@ -1729,10 +1730,7 @@ int mc_tick(struct mc *m, uint64_t now, struct ws_err *e) {
             }
         }
     }
-    if (m->cfg.row_policy == MC_TIMEOUT_PAGE) {
-        uint64_t t = row_timeout_next(m);
-        if (t < w) w = t;
-    }
+    if (m->cfg.row_policy == MC_TIMEOUT_PAGE && tnext < w) w = tnext;
     if (m->wake_req > now && m->wake_req < w) w = m->wake_req;
     m->wake = w;
     return 0;
