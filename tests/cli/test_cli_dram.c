@@ -58,6 +58,25 @@ static void test_cross_key_rule(void **state) {
                  "warpsim: %s:3: dram.RC = 56 is shorter than dram.RAS = 80");
 }
 
+/* DDR4-2400: CL 17, CWL 12, nBL 4, RTW 11. A later CAS latency alone would let a write's data
+ * (WR + CWL) start before the read's (RD + CL) has left the bus: the config is refused, the key
+ * the user set is blamed, and setting RTW with it is accepted. */
+static void test_rtw_follows_cas(void **state) {
+    (void)state;
+    expect_error("rtw.ini", "[dram]\npreset = ddr4-2400\nCL = 22\n", "",
+                 "warpsim: %s:3: dram.RTW = 11 is shorter than dram.CL + dram.nBL - dram.CWL = 14");
+    expect_error("rtw2.ini", "[dram]\npreset = ddr4-2400\nCWL = 1\n", "",
+                 "warpsim: %s:3: dram.RTW = 11 is shorter than dram.CL + dram.nBL - dram.CWL = 20");
+    expect_error("rtw3.ini", "[dram]\npreset = ddr4-2400\nCL = 22\nRTW = 13\n", "",
+                 "warpsim: %s:4: dram.RTW = 13 is shorter than dram.CL + dram.nBL - dram.CWL = 14");
+    char *text = NULL;
+    assert_int_equal(tu_run_cli("dram --synthetic mixed --requests 5000 --check -q --set "
+                                "dram.preset=ddr4-2400 --set dram.CL=22 --set dram.RTW=16",
+                                &text),
+                     0);
+    free(text);
+}
+
 static void test_unknown_policy(void **state) {
     (void)state;
     expect_error(
@@ -192,7 +211,7 @@ int main(void) {
         cmocka_unit_test(test_unknown_policy),        cmocka_unit_test(test_bad_set_option),
         cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
         cmocka_unit_test(test_malformed_trace_line),  cmocka_unit_test(test_output_paths),
-        cmocka_unit_test(test_lockstep_same_results),
+        cmocka_unit_test(test_lockstep_same_results), cmocka_unit_test(test_rtw_follows_cas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -124,6 +124,25 @@ int dram_spec_validate(const struct dram_spec *s, const struct cfg *c, struct ws
     RULE(s->CCD_S >= s->nBL, "CCD_S", "nBL",
          "dram.CCD_S = %lld is shorter than a burst (dram.nBL = %lld): data would overlap",
          (long long)s->CCD_S, (long long)s->nBL);
+    /* tRTW is a key of its own (the presets derive it from CL, CWL and nBL), so moving CL or CWL
+     * alone could let a write's data start before a read's has left the bus. Blame the key the
+     * user set, RTW first. */
+    if (s->RTW < s->CL + s->nBL - s->CWL) {
+        static const char *const keys[] = {"dram.RTW", "dram.CL", "dram.CWL", "dram.nBL"};
+        const char *k = keys[0];
+        for (unsigned i = 0; c && i < 4; i++)
+            if (cfg_raw(c, keys[i])) {
+                k = keys[i];
+                break;
+            }
+        return ws_fail(e,
+                       "%s: dram.RTW = %lld is shorter than dram.CL + dram.nBL - dram.CWL = %lld: "
+                       "a write's data would overlap the read's on the data bus (the presets use "
+                       "RTW = CL + nBL + 2 - CWL = %lld; set dram.RTW with CL or CWL)",
+                       c ? cfg_origin(c, k, where, sizeof where) : where, (long long)s->RTW,
+                       (long long)(s->CL + s->nBL - s->CWL),
+                       (long long)(s->CL + s->nBL + 2 - s->CWL));
+    }
     RULE(s->REFI == 0 || s->RFC < s->REFI, "RFC", "REFI",
          "dram.RFC = %lld is not shorter than dram.REFI", (long long)s->RFC);
     RULE(s->RFCpb == 0 || s->REFI == 0 || s->RFCpb < s->REFI / (s->bankgroups * s->banks_per_group),
