@@ -113,19 +113,52 @@ static int check_values(const struct char_opts *o, struct ws_err *e) {
     return 0;
 }
 
-/* Runs one workload in this process and fills r (r->ok = 0 with the message on failure). */
-static void run_one(const struct char_opts *o, const char *name, struct row *r) {
-    memset(r, 0, sizeof *r);
-    struct ws_err e = {{0}};
+/* Simulates workload `name` on the configured machine (with s NULL, only builds it). */
+static int simulate(const struct char_opts *o, const char *name, struct gpu_summary *s,
+                    char *machine, size_t n, struct ws_err *e) {
     char wl[128], sz[64];
     snprintf(wl, sizeof wl, "workload.name=%s", name);
     snprintf(sz, sizeof sz, "workload.size=%s", o->size);
     const char *extra[2] = {wl, sz}, *origin[2] = {"-w", "--size"};
-    if (cli_simulate(&o->common, extra, origin, 2, &r->s, r->machine, sizeof r->machine, &e) != 0) {
+    return cli_simulate(&o->common, extra, origin, 2, s, machine, n, e);
+}
+
+/* Runs one workload in this process and fills r (r->ok = 0 with the message on failure). */
+static void run_one(const struct char_opts *o, const char *name, struct row *r) {
+    memset(r, 0, sizeof *r);
+    struct ws_err e = {{0}};
+    if (simulate(o, name, &r->s, r->machine, sizeof r->machine, &e) != 0) {
         snprintf(r->err, sizeof r->err, "%s", e.msg);
         return;
     }
     r->ok = 1;
+}
+
+/* With several workloads, a --set key may be meant for some of them only (workload.bfs.nodes):
+ * each workload is built once before any runs, a workload that cannot be built is an error
+ * then, and so is a key that none of them reads (the error a single run gives for it). The
+ * runs are then lenient about keys they do not read. */
+static int check_sets(struct char_opts *o, struct ws_err *e) {
+    enum { NSETS = sizeof o->common.sets / sizeof o->common.sets[0] };
+    static bool read[MAX_WL][NSETS];
+    for (unsigned k = 0; k < o->n; k++) {
+        o->common.set_read = read[k];
+        if (simulate(o, o->names[k], NULL, NULL, 0, e) != 0) {
+            char msg[sizeof e->msg];
+            snprintf(msg, sizeof msg, "%s", e->msg);
+            return ws_fail(e, "characterize: %s: %s", o->names[k], msg);
+        }
+    }
+    for (int i = 0; i < o->common.nsets; i++) {
+        bool any = false;
+        for (unsigned k = 0; k < o->n; k++) any |= read[k][i];
+        if (!any) {
+            o->common.set_read = NULL;
+            if (simulate(o, o->names[0], NULL, NULL, 0, e) != 0) return -1;
+        }
+    }
+    o->common.set_read = read[0]; /* scratch: the runs only need the leniency */
+    return 0;
 }
 
 static int read_full(int fd, void *buf, size_t n) {
@@ -263,11 +296,6 @@ static int write_markdown(const struct char_opts *o, const struct row *rows, str
     for (unsigned k = 0; k < o->n; k++) {
         const struct row *r = &rows[k];
         const struct workload_info *wi = workload_find(o->names[k]);
-        if (!r->ok) {
-            fprintf(f, "| %s | %s | %s | failed | | | | | | | | | %s |\n", wi->name, wi->suite,
-                    wi->cls, r->err);
-            continue;
-        }
         if (strcmp(wi->cls, "-") != 0) {
             with_cls++;
             match += strcmp(wi->cls, cls_of(r)) == 0;
@@ -306,19 +334,29 @@ int cmd_characterize(int argc, char **argv) {
         return cli_fail(&e, WS_EXIT_INTERNAL);
     }
     int code = WS_EXIT_OK;
-    if (run_all(&o, rows, &e) != 0) {
-        code = cli_fail(&e, WS_EXIT_INTERNAL);
-    } else if (o.markdown && write_markdown(&o, rows, &e) != 0) {
-        code = cli_fail(&e, WS_EXIT_INPUT);
-    } else {
-        if (!o.markdown) print_text(&o, rows, stdout);
-        for (unsigned k = 0; k < o.n; k++)
-            if (!rows[k].ok) {
-                if (o.markdown)
-                    fprintf(stderr, "warpsim: characterize: %s: %s\n", o.names[k], rows[k].err);
-                code = WS_EXIT_INPUT;
-            }
+    if (o.n > 1 && o.common.nuser_sets > 0 && check_sets(&o, &e) != 0) {
+        free(rows);
+        return cli_fail(&e, WS_EXIT_INPUT);
     }
+    if (run_all(&o, rows, &e) != 0) {
+        free(rows);
+        return cli_fail(&e, WS_EXIT_INTERNAL);
+    }
+    unsigned failed = 0;
+    for (unsigned k = 0; k < o.n; k++) failed += !rows[k].ok;
+    if (!o.markdown) {
+        print_text(&o, rows, stdout);
+    } else if (failed) {
+        /* a table with holes is not written (nor is an older one replaced) */
+        for (unsigned k = 0; k < o.n; k++)
+            if (!rows[k].ok)
+                fprintf(stderr, "warpsim: characterize: %s: %s\n", o.names[k], rows[k].err);
+        fprintf(stderr, "warpsim: characterize: %u of %u workloads failed; %s not written\n",
+                failed, o.n, o.markdown);
+    } else if (write_markdown(&o, rows, &e) != 0) {
+        code = cli_fail(&e, WS_EXIT_INPUT);
+    }
+    if (failed) code = WS_EXIT_INPUT;
     free(rows);
     return code;
 }

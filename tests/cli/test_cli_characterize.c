@@ -1,7 +1,8 @@
 /* `warpsim characterize` as a user runs it: exact figures for vector add (one 128 B line per
  * warp memory instruction, 3 of its 13 instructions are memory instructions, every load from
  * DRAM), the Markdown table made with one process or several is byte-identical and in registry
- * order, and bad requests fail before anything runs. */
+ * order, bad requests fail before anything runs, a failed workload leaves no table, and a key
+ * for one workload applies to that one only. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -89,7 +90,63 @@ static void test_errors(void **state) {
     char args[1024];
     snprintf(args, sizeof args, "characterize -w vecadd --set gpu.nosuch=1 --markdown %s", md);
     assert_int_not_equal(tu_run_cli(args, &out), 0);
+    assert_false(tu_file_exists(md));
     free(out);
+    /* one workload's key that none of the workloads reads: the unknown-key error, before any
+     * run; one that cannot be built: its name and message */
+    snprintf(args, sizeof args,
+             "characterize -c gtx480 -w vecadd -w streampri --set workload.vecadd.nn=16384 "
+             "--markdown %s",
+             md);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "warpsim: --set #1: unknown key 'workload.vecadd.nn' (did you "
+                                "mean 'workload.vecadd.n'?)"));
+    assert_null(strstr(out, "characterize: vecadd ..."));
+    assert_false(tu_file_exists(md));
+    free(out);
+    snprintf(args, sizeof args,
+             "characterize -c gtx480 -w vecadd -w bfs --set workload.bfs.graph=/no/such/graph "
+             "--markdown %s",
+             md);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "warpsim: characterize: bfs: --set #1: workload.bfs.graph = "
+                                "'/no/such/graph': cannot open"));
+    assert_false(tu_file_exists(md));
+    free(out);
+    /* a workload that fails while running (its CTA needs 3 KB of shared memory): the others
+     * run, but no table with a hole is written, and an older one is not replaced */
+    const char *old = tu_tmpfile("old.md", "older table\n");
+    snprintf(args, sizeof args,
+             "characterize -c gtx480 -w vecadd -w hotspot --set core.smem=1024 --markdown %s", old);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "warpsim: characterize: hotspot: kernel 0 (calculate_temp): one "
+                                "CTA (256 threads"));
+    assert_non_null(strstr(out, "1 of 2 workloads failed;"));
+    char *kept = tu_slurp(old, NULL);
+    assert_string_equal(kept, "older table\n");
+    free(kept);
+    free(out);
+}
+
+/* A key for one workload only (workload.vecadd.n) applies to it and not to the others. */
+static void test_per_workload_key(void **state) {
+    (void)state;
+    char args[1024], *out = NULL;
+    const char *md = tu_tmpfile("per.md", "");
+    snprintf(args, sizeof args,
+             "characterize -c gtx480 -w vecadd -w streampri --set workload.vecadd.n=16384 "
+             "--set gpu.warm_l2=false -j 2 --markdown %s",
+             md);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    free(out);
+    char *t = tu_slurp(md, NULL);
+    assert_non_null(t);
+    /* 512 warps x 13 instructions, every load from DRAM */
+    assert_non_null(strstr(t, "\n| vecadd | micro | - | MOA | 4.00 | 1.00 | 1.00 | 100.0% | "));
+    assert_non_null(strstr(t, " | 23.1% | "));
+    assert_non_null(strstr(t, " | 6656 | c[i] = a[i] + b[i]"));
+    assert_non_null(strstr(t, "\n| streampri | cuda-samples | MOA | "));
+    free(t);
 }
 
 int main(void) {
@@ -97,6 +154,7 @@ int main(void) {
         cmocka_unit_test(test_vecadd_text),
         cmocka_unit_test(test_markdown_parallel_identical),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_per_workload_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
