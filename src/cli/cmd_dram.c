@@ -65,10 +65,12 @@ static int parse(struct dram_opts *o, int argc, char **argv, struct ws_err *e) {
         if (done) continue;
         if (strcmp(a, "--synthetic") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a pattern", a);
+            if (o->synthetic) return ws_fail(e, "dram: --synthetic given twice");
             o->synthetic = argv[++i];
             if (add_set(o, a, "synth.pattern", o->synthetic, e) != 0) return -1;
         } else if (strcmp(a, "--trace") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a file", a);
+            if (o->trace) return ws_fail(e, "dram: --trace given twice (one trace per run)");
             o->trace = argv[++i];
         } else if (strcmp(a, "--usimm") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a trace file", a);
@@ -147,7 +149,9 @@ int cmd_dram(int argc, char **argv) {
     if (cli_load_config(&o.common, c, &e) != 0) goto out;
     ms = memsys_create(c, &e);
     if (!ms) goto out;
-    if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
+    if (o.synthetic ? synth_configure(&sc, c, &e) != 0
+                    : synth_refuse_keys(c, "read with --synthetic only", &e) != 0)
+        goto out;
     struct usimm_front_cfg fc;
     if (usimm_front_configure(&fc, c, &e) != 0) goto out;
     if (cfg_check_unclaimed(c, &e) != 0) goto out;

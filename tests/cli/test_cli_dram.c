@@ -77,6 +77,49 @@ static void test_rtw_follows_cas(void **state) {
     free(text);
 }
 
+/* An option the chosen request source does not read is an error, not silently ignored. */
+static void test_options_of_other_sources(void **state) {
+    (void)state;
+    const char *tr = tu_tmpfile("two.trace", "0x1000 R\n0x2000 W\n");
+    static const struct {
+        const char *args, *want;
+    } cases[] = {
+        {"--trace %s --requests 100",
+         "warpsim: --requests: key 'synth.requests' is not read with this configuration (read "
+         "with --synthetic only)"},
+        {"--trace %s --seed 3",
+         "warpsim: --seed: key 'sim.seed' is not read with this configuration (read with "
+         "--synthetic only)"},
+        {"--synthetic stream --stride 64",
+         "warpsim: --stride: key 'synth.stride' is not read with this configuration (read with "
+         "synth.pattern = strided)"},
+        {"--synthetic random --set synth.streams=4",
+         "warpsim: --set #1: key 'synth.streams' is not read with this configuration (read with "
+         "synth.pattern = mixed)"},
+        {"--synthetic row-conflict --footprint 8192",
+         "warpsim: --footprint: key 'synth.footprint' is not read with this configuration (read "
+         "with synth.pattern = stream random strided mixed)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char args[1024], src[600];
+        snprintf(src, sizeof src, cases[k].args, tr);
+        snprintf(args, sizeof args, "dram %s -q", src);
+        char *text = NULL;
+        assert_int_equal(tu_run_cli(args, &text), 1);
+        if (!strstr(text, cases[k].want))
+            fprintf(stderr, "got: %s\nwant: %s\n", text, cases[k].want);
+        assert_non_null(strstr(text, cases[k].want));
+        free(text);
+    }
+    /* the keys each pattern does read */
+    assert_int_equal(tu_run_cli("dram --synthetic strided --stride 64 --requests 100 -q", NULL), 0);
+    assert_int_equal(tu_run_cli("dram --synthetic mixed --streams 2 --requests 100 -q", NULL), 0);
+    char *text = NULL;
+    assert_int_equal(tu_run_cli("dram --synthetic random --synthetic stream", &text), 2);
+    assert_non_null(strstr(text, "warpsim: dram: --synthetic given twice"));
+    free(text);
+}
+
 static void test_unknown_policy(void **state) {
     (void)state;
     expect_error(
@@ -206,12 +249,19 @@ static void test_lockstep_same_results(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_unknown_key),           cmocka_unit_test(test_out_of_range_timing),
-        cmocka_unit_test(test_malformed_ini),         cmocka_unit_test(test_cross_key_rule),
-        cmocka_unit_test(test_unknown_policy),        cmocka_unit_test(test_bad_set_option),
-        cmocka_unit_test(test_deterministic_results), cmocka_unit_test(test_config_dump),
-        cmocka_unit_test(test_malformed_trace_line),  cmocka_unit_test(test_output_paths),
-        cmocka_unit_test(test_lockstep_same_results), cmocka_unit_test(test_rtw_follows_cas),
+        cmocka_unit_test(test_unknown_key),
+        cmocka_unit_test(test_out_of_range_timing),
+        cmocka_unit_test(test_malformed_ini),
+        cmocka_unit_test(test_cross_key_rule),
+        cmocka_unit_test(test_unknown_policy),
+        cmocka_unit_test(test_bad_set_option),
+        cmocka_unit_test(test_deterministic_results),
+        cmocka_unit_test(test_config_dump),
+        cmocka_unit_test(test_malformed_trace_line),
+        cmocka_unit_test(test_output_paths),
+        cmocka_unit_test(test_lockstep_same_results),
+        cmocka_unit_test(test_rtw_follows_cas),
+        cmocka_unit_test(test_options_of_other_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

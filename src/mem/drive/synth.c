@@ -31,6 +31,43 @@ const struct cfg_key synth_keys[] = {
 };
 const unsigned synth_nkeys = CFG_COUNT(synth_keys);
 
+/* The patterns that read each key, as a bit set over enum synth_pattern (all of them: 0x1f). */
+static unsigned key_patterns(const char *key) {
+    if (strcmp(key, "synth.stride") == 0) return 1u << SYN_STRIDED;
+    if (strcmp(key, "synth.streams") == 0) return 1u << SYN_MIXED;
+    if (strcmp(key, "synth.footprint") == 0) return 0x1fu & ~(1u << SYN_ROWCONFLICT);
+    return 0x1fu;
+}
+
+static int refuse(const struct cfg *c, const char *key, const char *why, struct ws_err *e) {
+    char where[600];
+    return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
+                   cfg_origin(c, key, where, sizeof where), key, why);
+}
+
+int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e) {
+    memset(sc, 0, sizeof *sc);
+    if (cfg_bind(c, "synth", synth_keys, synth_nkeys, sc, e) != 0) return -1;
+    for (unsigned k = 0; k < synth_nkeys; k++) {
+        unsigned pats = key_patterns(synth_keys[k].name);
+        if (!cfg_raw(c, synth_keys[k].name) || (pats >> sc->pattern & 1)) continue;
+        char why[200] = "read with synth.pattern =";
+        for (unsigned p = 0; pattern_names[p]; p++)
+            if (pats >> p & 1) {
+                size_t n = strlen(why);
+                snprintf(why + n, sizeof why - n, " %s", pattern_names[p]);
+            }
+        return refuse(c, synth_keys[k].name, why, e);
+    }
+    return 0;
+}
+
+int synth_refuse_keys(const struct cfg *c, const char *why, struct ws_err *e) {
+    for (unsigned k = 0; k < synth_nkeys; k++)
+        if (cfg_raw(c, synth_keys[k].name)) return refuse(c, synth_keys[k].name, why, e);
+    return 0;
+}
+
 #define SD(f, doc)                                                                                 \
     { #f, STAT_COUNTER, offsetof(struct synth_stats, f), "", doc }
 const struct stat_desc synth_stat_desc[] = {

@@ -24,6 +24,13 @@ struct synth_cfg {
 };
 extern const struct cfg_key synth_keys[];
 extern const unsigned synth_nkeys;
+/* Binds the synth keys; setting one the chosen pattern does not read (synth.stride but for
+ * strided, synth.streams but for mixed, synth.footprint for row-conflict) is an error naming the
+ * patterns that read it. */
+int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e);
+/* For a run with another request source: a synth key that is set is an error (`why` says what
+ * reads it). */
+int synth_refuse_keys(const struct cfg *c, const char *why, struct ws_err *e);
 
 struct synth_stats {
     uint64_t requests, reads, writes, completed;
