@@ -105,6 +105,25 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
     return 0;
 }
 
+int cli_check_kind(const struct cli_common *o, const struct cfg *c, bool gpu, const char *what,
+                   struct ws_err *e) {
+    const char *name = o->config_path ? o->config_path : "the default configuration";
+    if (gpu && !cfg_raw(c, "gpu.sms"))
+        return ws_fail(e,
+                       "%s is a memory-only configuration (it sets no gpu.sms); %s needs a GPU "
+                       "machine such as -c rtx2060s (warpsim list configs)",
+                       name, what);
+    if (!gpu && cfg_raw(c, "gpu.sms")) {
+        const char *p = cfg_raw(c, "dram.preset"), *ch = cfg_raw(c, "dram.channels");
+        return ws_fail(e,
+                       "%s is a GPU machine configuration; %s takes a memory configuration "
+                       "(warpsim list configs)%s%s%s%s",
+                       name, what, p ? "; for this machine's DRAM: --set dram.preset=" : "",
+                       p ? p : "", p && ch ? " --set dram.channels=" : "", p && ch ? ch : "");
+    }
+    return 0;
+}
+
 int cli_simulate(const struct cli_common *base, const char *const *extra, const char *const *origin,
                  int nextra, struct gpu_summary *out, char *machine, size_t n, struct ws_err *e) {
     struct cli_common cc = *base;
@@ -118,8 +137,9 @@ int cli_simulate(const struct cli_common *base, const char *const *extra, const 
     struct gpu *g = NULL;
     struct workload *w = NULL;
     int rc = -1;
-    bool built =
-        cli_load_config(&cc, c, e) == 0 && (g = gpu_create(c, e)) && (w = workload_create(c, e));
+    bool built = cli_load_config(&cc, c, e) == 0 &&
+                 cli_check_kind(&cc, c, true, "a GPU run", e) == 0 && (g = gpu_create(c, e)) &&
+                 (w = workload_create(c, e));
     if (built && base->set_read)
         for (int k = 0; k < base->nsets; k++) {
             char key[256];

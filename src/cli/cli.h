@@ -26,6 +26,11 @@ struct cli_common {
 int cli_common_opt(struct cli_common *o, int argc, char **argv, int *i, struct ws_err *e);
 /* Loads -c (INI or USIMM .cfg) into c, then applies the --set options on top. */
 int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e);
+/* After cli_load_config(): fails, saying so, when the configuration is not of the kind `what`
+ * ("warpsim run") needs (gpu: a GPU machine, which sets gpu.sms; else a memory-only one),
+ * instead of an error about the first key that does not fit. */
+int cli_check_kind(const struct cli_common *o, const struct cfg *c, bool gpu, const char *what,
+                   struct ws_err *e);
 /* Prints "warpsim: <msg>" and returns the exit code for it. */
 int cli_fail(const struct ws_err *e, int code);
 

@@ -45,15 +45,34 @@ static void print_policy_keys(FILE *out) {
     cfg_print_keys(head, warp_table_keys, warp_table_nkeys, out);
 }
 
+static const char config_usage[] =
+    "usage: warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]...\n"
+    "       warpsim config keys\n"
+    "       warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini] [--name NAME]\n"
+    "  dump    the effective configuration: every key's value, meaning and where it was set\n"
+    "          (-c defaults to ddr4-2400, or to rtx2060s with -w, as warpsim dram and run do)\n"
+    "  keys    every key with its range, default and meaning\n"
+    "  import  a warpsim machine from GPGPU-Sim / Accel-Sim options\n";
+
+static bool is_help(const char *a) {
+    return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
+}
+
 int cmd_config(int argc, char **argv) {
     struct ws_err e = {{0}};
-    if (argc < 3) {
-        fprintf(stderr,
-                "usage: warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]... | keys\n"
-                "       warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini]\n");
-        return WS_EXIT_USAGE;
+    if (argc < 3 || is_help(argv[2])) {
+        fputs(config_usage, argc < 3 ? stderr : stdout);
+        return argc < 3 ? WS_EXIT_USAGE : WS_EXIT_OK;
     }
     if (strcmp(argv[2], "keys") == 0) {
+        for (int i = 3; i < argc; i++) {
+            if (is_help(argv[i])) {
+                fputs(config_usage, stdout);
+                return WS_EXIT_OK;
+            }
+            fprintf(stderr, "warpsim: config keys: unexpected argument '%s'\n", argv[i]);
+            return WS_EXIT_USAGE;
+        }
         unsigned n;
         cfg_print_keys("gpu", gpu_cfg_keys, gpu_cfg_nkeys, stdout);
         cfg_print_keys("core", sm_cfg_keys, sm_cfg_nkeys, stdout);
@@ -79,10 +98,16 @@ int cmd_config(int argc, char **argv) {
     }
     struct cli_common o;
     memset(&o, 0, sizeof o);
+    bool have_w = false;
     for (int i = 3; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(config_usage, stdout);
+            return WS_EXIT_OK;
+        }
         int r = cli_common_opt(&o, argc, argv, &i, &e);
         if (r < 0) return cli_fail(&e, WS_EXIT_USAGE);
         if (r == 0 && strcmp(argv[i], "-w") == 0 && i + 1 < argc && o.nsets < 256) {
+            have_w = true;
             /* the workload's keys too, as `warpsim run -w` would bind them */
             static char wset[300];
             snprintf(wset, sizeof wset, "workload.name=%s", argv[++i]);
@@ -101,7 +126,9 @@ int cmd_config(int argc, char **argv) {
     struct workload *w = NULL;
     struct synth_cfg sc;
     int code = WS_EXIT_INPUT;
+    if (have_w && !o.config_path) o.config_path = "rtx2060s"; /* warpsim run's default */
     if (cli_load_config(&o, c, &e) != 0) goto out;
+    if (have_w && cli_check_kind(&o, c, true, "config dump -w", &e) != 0) goto out;
     if (cfg_raw(c, "gpu.sms")) {
         /* A GPU machine: every layer's keys, and the workload's when one is named. */
         g = gpu_create(c, &e);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/cfg.h"
+#include "base/fileio.h"
 #include "cli/cli.h"
 #include "gpu/gpgpusim_import.h"
 #include "gpu/gpu.h"
@@ -24,7 +25,13 @@ int cmd_config_import(int argc, char **argv) {
     struct ws_err e = {{0}};
     const char *in[2] = {NULL, NULL}, *outp = NULL, *name = NULL;
     int nin = 0;
+    static const char usage[] = "usage: warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] "
+                                "[-o OUT.ini] [--name NAME]\n";
     for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage, stdout);
+            return WS_EXIT_OK;
+        }
         if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--name") == 0) && i + 1 < argc) {
             if (argv[i][1] == 'o')
                 outp = argv[++i];
@@ -39,8 +46,7 @@ int cmd_config_import(int argc, char **argv) {
         }
     }
     if (nin == 0) {
-        fprintf(stderr, "usage: warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini] "
-                        "[--name NAME]\n");
+        fputs(usage, stderr);
         return WS_EXIT_USAGE;
     }
     char nm[256];
@@ -63,7 +69,17 @@ int cmd_config_import(int argc, char **argv) {
         goto out;
     }
     unsigned nunm = 0;
-    if (gs_import(o, name, tf, uf, &nunm, &e) != 0) goto out;
+    if (gs_import(o, name, tf, uf, &nunm, &e) != 0) {
+        /* a message about an option that is missing names no line: name the files */
+        bool named = false;
+        for (int k = 0; k < nin; k++) named |= strncmp(e.msg, in[k], strlen(in[k])) == 0;
+        if (!named) {
+            char msg[sizeof e.msg];
+            snprintf(msg, sizeof msg, "%s", e.msg);
+            ws_fail(&e, "%s%s%s: %.900s", in[0], nin > 1 ? " + " : "", nin > 1 ? in[1] : "", msg);
+        }
+        goto out;
+    }
     fflush(tf);
     fflush(uf);
     /* the result must build a machine, as `warpsim run -c` would */
@@ -77,11 +93,7 @@ int cmd_config_import(int argc, char **argv) {
         goto out;
     }
     if (outp) {
-        FILE *f = fopen(outp, "w");
-        if (!f || fwrite(text, 1, tlen, f) != tlen || fclose(f) != 0) {
-            ws_fail(&e, "%s: cannot write", outp);
-            goto out;
-        }
+        if (ws_write_text_atomic(outp, text, tlen, &e) != 0) goto out;
     } else
         fwrite(text, 1, tlen, stdout);
     fprintf(stderr, "warpsim: config import: %u of %u options (or parts) not mapped:\n%s", nunm,

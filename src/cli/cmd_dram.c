@@ -146,7 +146,9 @@ int cmd_dram(int argc, char **argv) {
     int code = WS_EXIT_INPUT;
     struct synth_cfg sc;
     memset(&sc, 0, sizeof sc);
-    if (cli_load_config(&o.common, c, &e) != 0) goto out;
+    if (cli_load_config(&o.common, c, &e) != 0 ||
+        cli_check_kind(&o.common, c, false, "warpsim dram", &e) != 0)
+        goto out;
     ms = memsys_create(c, &e);
     if (!ms) goto out;
     if (o.synthetic ? synth_configure(&sc, c, &e) != 0

@@ -50,10 +50,12 @@ static int parse(struct run_opts *o, int argc, char **argv, struct ws_err *e) {
         const char *a = argv[i];
         if (strcmp(a, "-w") == 0 || strcmp(a, "--workload") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a workload name", a);
+            if (have_w) return ws_fail(e, "run: give one workload (-w NAME or -t TRACE)");
             if (add_set(o, a, "workload.name", argv[++i], e) != 0) return -1;
             have_w = true;
         } else if (strcmp(a, "-t") == 0 || strcmp(a, "--trace") == 0) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a trace folder or kernelslist.g", a);
+            if (have_w) return ws_fail(e, "run: give one workload (-w NAME or -t TRACE)");
             if (strlen(argv[i + 1]) > 250) return ws_fail(e, "%s: path too long", a);
             if (add_set(o, a, "workload.name", "trace", e) != 0 ||
                 add_set(o, a, "workload.trace.path", argv[++i], e) != 0)
@@ -183,7 +185,9 @@ int cmd_run(int argc, char **argv) {
     struct stats_reg reg;
     stats_reg_init(&reg);
     int code = WS_EXIT_INPUT;
-    if (cli_load_config(&o.common, c, &e) != 0) goto out;
+    if (cli_load_config(&o.common, c, &e) != 0 ||
+        cli_check_kind(&o.common, c, true, "warpsim run", &e) != 0)
+        goto out;
     g = gpu_create(c, &e);
     if (!g) goto out;
     w = workload_create(c, &e);

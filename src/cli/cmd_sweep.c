@@ -65,7 +65,7 @@ static int job_cfg(const struct recipe *r, const struct rcp_runspec *s, bool for
     memset(&o, 0, sizeof o);
     o.config_path = s->config.value;
     struct ws_err e2 = {{0}};
-    if (cli_load_config(&o, c, &e2) != 0)
+    if (cli_load_config(&o, c, &e2) != 0 || cli_check_kind(&o, c, true, "a GPU run", &e2) != 0)
         return ws_fail(e, "%s:%ld: config '%s': %s", r->path, s->config.line, s->config.value,
                        e2.msg);
     if (cfg_set(c, "workload.name", s->workload.value, r->path, s->workload.line, e) != 0 ||

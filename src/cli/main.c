@@ -8,10 +8,11 @@
 static const char usage[] =
     "warpsim: a fast cycle-level GPU memory-system simulator\n"
     "usage:\n"
-    "  warpsim run    [-c CONFIG] -w WORKLOAD [--set k=v]... [-o RESULT.json]   simulate a GPU\n"
+    "  warpsim run    [-c CONFIG] (-w WORKLOAD | -t TRACE) [--set k=v]... [-o RESULT.json]   "
+    "simulate a GPU\n"
     "  warpsim dram   [-c CONFIG] [--set k=v]... SOURCE   standalone DRAM / memory-controller "
     "mode\n"
-    "  warpsim config dump [-c CONFIG] [--set k=v]...     print the effective configuration\n"
+    "  warpsim config dump [-c CONFIG] [-w WORKLOAD] [--set k=v]...   the effective configuration\n"
     "  warpsim config keys                                 print every key with range and doc\n"
     "  warpsim config import GPGPUSIM_CONFIG [TRACE_CONFIG] [-o OUT.ini]   from GPGPU-Sim\n"
     "  warpsim list   policies|presets|configs|workloads   what can be selected by name\n"

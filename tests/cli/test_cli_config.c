@@ -174,9 +174,31 @@ static void test_described_ranks(void **state) {
     free(list);
 }
 
+/* Help for config and each action; dump -w takes run's default machine. */
+static void test_help_and_dump_workload(void **state) {
+    (void)state;
+    static const char *const helps[] = {"config --help", "config -h", "config dump --help",
+                                        "config keys --help", "config import --help"};
+    for (size_t k = 0; k < sizeof helps / sizeof helps[0]; k++) {
+        char *out = NULL;
+        assert_int_equal(tu_run_cli(helps[k], &out), 0);
+        assert_non_null(strstr(out, "usage: warpsim config"));
+        free(out);
+    }
+    char *out = NULL;
+    assert_int_equal(tu_run_cli("config dump -w bfs", &out), 0);
+    assert_non_null(strstr(out, "\nname               = rtx2060s "));
+    assert_non_null(strstr(out, "\nbfs.graph          = "));
+    free(out);
+    assert_int_equal(tu_run_cli("config dump -c ddr4-2400 -w bfs", &out), 1);
+    assert_non_null(strstr(out, "is a memory-only configuration"));
+    free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dump_reloads),
+        cmocka_unit_test(test_help_and_dump_workload),
         cmocka_unit_test(test_keys_once_each),
         cmocka_unit_test(test_described_ranks),
     };

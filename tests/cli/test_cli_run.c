@@ -81,8 +81,21 @@ static void test_errors(void **state) {
     char want[1024];
     snprintf(want, sizeof want, "%s:4:", g);
     expect_error(extra, want);
+    /* a memory-only configuration: said so, not "gpu.sms = 0 is out of range" */
+    expect_error("-c ddr4-2400 -w bfs",
+                 "configs/ddr4-2400.ini is a memory-only configuration (it sets no gpu.sms); "
+                 "warpsim run needs a GPU machine such as -c rtx2060s (warpsim list configs)");
     char *text = NULL;
     assert_int_equal(tu_run_cli("run -c rtx2060s", &text), 2); /* no workload: usage */
+    free(text);
+    assert_int_equal(tu_run_cli("run -w bfs -t /tmp", &text), 2); /* which one? */
+    assert_non_null(strstr(text, "warpsim: run: give one workload (-w NAME or -t TRACE)"));
+    free(text);
+    /* and the other way round */
+    assert_int_equal(tu_run_cli("dram -c rtx2060s --synthetic random -q", &text), 1);
+    assert_non_null(strstr(text, "configs/rtx2060s.ini is a GPU machine configuration; warpsim "
+                                 "dram takes a memory configuration (warpsim list configs); for "
+                                 "this machine's DRAM: --set dram.preset=gddr6-rtx2060s"));
     free(text);
 }
 
