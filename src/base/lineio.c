@@ -109,7 +109,19 @@ static ssize_t fill_gz(struct ws_lines *l, struct ws_err *e) {
         if (l->stream_end) {
             /* Another gzip member may follow (gzip a b > c): start over on it. */
             if (l->in_pos == l->in_len) return 0;
-            if (!starts(l, magic_gz, sizeof magic_gz)) return 0; /* trailing bytes: ignored */
+            if (!starts(l, magic_gz, sizeof magic_gz)) {
+                /* zeros (block padding) may follow, as gzip(1) accepts; anything else is damage
+                 * or another file appended, which gzip(1) also flags */
+                for (;;) {
+                    for (; l->in_pos < l->in_len; l->in_pos++)
+                        if (l->in[l->in_pos])
+                            return fail(l, e,
+                                        "bytes after the end of the gzip data that are not "
+                                        "gzip (a damaged or appended file?)");
+                    if (l->in_eof) return 0;
+                    refill_in(l);
+                }
+            }
             inflateReset(&l->z);
             l->stream_end = false;
         }
@@ -235,7 +247,13 @@ static int line_append(struct ws_lines *l, const char *s, size_t n, size_t *len,
     return 0;
 }
 
-static char *finish(struct ws_lines *l, char *s, size_t n) {
+/* The line read, numbered; NULL (an error) if it holds a NUL byte, which would end it early for
+ * every parser (a binary or damaged file). */
+static char *finish(struct ws_lines *l, char *s, size_t n, struct ws_err *e) {
+    if (memchr(s, '\0', n)) {
+        fail(l, e, "NUL byte in a text line (a binary or damaged file?)");
+        return NULL;
+    }
     l->lineno++;
     if (n > 0 && s[n - 1] == '\r') s[--n] = '\0';
     return s;
@@ -248,7 +266,7 @@ const char *ws_lines_next(struct ws_lines *l, struct ws_err *e) {
         if (l->out_pos == l->out_len) {
             int r = fill(l, e);
             if (r < 0) return NULL;
-            if (r == 0) return len ? finish(l, l->line, len) : NULL; /* last line, no '\n' */
+            if (r == 0) return len ? finish(l, l->line, len, e) : NULL; /* last line, no '\n' */
         }
         char *s = l->out + l->out_pos;
         size_t avail = l->out_len - l->out_pos;
@@ -257,11 +275,11 @@ const char *ws_lines_next(struct ws_lines *l, struct ws_err *e) {
         if (nl && len == 0 && take <= WS_LINE_MAX) { /* the common case: in place */
             *nl = '\0';
             l->out_pos += take + 1;
-            return finish(l, s, take);
+            return finish(l, s, take, e);
         }
         if (line_append(l, s, take, &len, e)) return NULL;
         l->out_pos += take + (nl ? 1 : 0);
-        if (nl) return finish(l, l->line, len);
+        if (nl) return finish(l, l->line, len, e);
     }
 }
 

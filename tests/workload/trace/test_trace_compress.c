@@ -2,7 +2,7 @@
  * reads back line for line like the plain file, and runs to the same instruction stream; the
  * format is found from the content, not the name; truncated and corrupt files are errors at the
  * line where the data stop; plus the line reader's own edge cases (multi-member gzip, no final
- * newline, CR LF, overlong lines). */
+ * newline, CR LF, overlong lines, NUL bytes, what may follow gzip data). */
 #include "trace_harness.h"
 
 #include <lzma.h>
@@ -249,6 +249,41 @@ static void test_line_reader_edges(void **state) {
         ws_lines_close(l);
     }
     free(s);
+    /* a NUL byte inside a line (a binary or damaged file), plain and gzip: an error at its line,
+     * not a line cut short */
+    static const char nul[] = "0x100 R\n\0junk R\n0x200 W\n";
+    put(tpath("nul"), nul, sizeof nul - 1);
+    write_gz(tpath("nul.gz"), nul, sizeof nul - 1);
+    const char *nuls[] = {"nul", "nul.gz"};
+    for (int i = 0; i < 2; i++) {
+        struct ws_err e = {{0}};
+        struct ws_lines *l = ws_lines_open(tpath(nuls[i]), &e);
+        assert_string_equal(ws_lines_next(l, &e), "0x100 R");
+        assert_null(ws_lines_next(l, &e));
+        assert_true(ws_lines_failed(l));
+        char want[600];
+        snprintf(want, sizeof want, "%s:2: NUL byte in a text line (a binary or damaged file?)",
+                 tpath(nuls[i]));
+        assert_string_equal(e.msg, want);
+        ws_lines_close(l);
+    }
+    /* after the gzip data: zeros (padding) are accepted, other bytes are an error */
+    char *pad = malloc(na + 700);
+    memcpy(pad, a, na);
+    memset(pad + na, 0, 700);
+    put(tpath("pad.gz"), pad, na + 700);
+    same_lines(tpath("pad.gz"), "one\ntwo\n", WS_COMP_GZIP);
+    memcpy(pad + na + 600, "junk", 4);
+    put(tpath("junk.gz"), pad, na + 700);
+    struct ws_err e = {{0}};
+    struct ws_lines *l = ws_lines_open(tpath("junk.gz"), &e);
+    assert_string_equal(ws_lines_next(l, &e), "one");
+    assert_string_equal(ws_lines_next(l, &e), "two");
+    assert_null(ws_lines_next(l, &e));
+    assert_true(ws_lines_failed(l));
+    assert_non_null(strstr(e.msg, ":3: bytes after the end of the gzip data that are not gzip"));
+    ws_lines_close(l);
+    free(pad);
     free(a);
     free(b);
     free(ab);
