@@ -18,7 +18,7 @@ static const char usage[] =
     "  N         the headers' binary version (default 70); the replay times instructions\n"
     "            with the machine's per-class latencies whatever it is\n"
     "  DIR       output folder (created with its parents if missing): kernelslist.g,\n"
-    "            kernel-N.traceg\n";
+    "            kernel-N.traceg; an earlier trace's kernel files there are replaced\n";
 
 struct export_opts {
     struct cli_common common;

@@ -128,6 +128,51 @@ static void test_creates_parents(void **state) {
     dir_remove(dir);
 }
 
+static void put_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Exporting again into a folder that holds an earlier trace: the earlier trace's kernel files
+ * that the new one does not write are removed (K-means has 2 kernels, vector add 1), other files
+ * are left alone. */
+static void test_export_over_earlier(void **state) {
+    (void)state;
+    dir_new();
+    char cmd[1024], p[600], *out;
+    snprintf(cmd, sizeof cmd,
+             "trace-export -w kmeans --set workload.kmeans.points=2048 "
+             "--set workload.kmeans.iters=2 -q -o %s",
+             dir);
+    if (tu_run_cli(cmd, &out) != 0) fail_msg("%s: %s", cmd, out);
+    free(out);
+    snprintf(p, sizeof p, "%s/kernel-2.traceg", dir);
+    assert_true(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/kernel-1.traceg.gz", dir);
+    put_file(p, "an older compressed copy");
+    snprintf(p, sizeof p, "%s/notes.txt", dir);
+    put_file(p, "mine");
+    snprintf(cmd, sizeof cmd, "trace-export -w vecadd --set workload.vecadd.n=4096 -q -o %s", dir);
+    if (tu_run_cli(cmd, &out) != 0) fail_msg("%s: %s", cmd, out);
+    free(out);
+    snprintf(p, sizeof p, "%s/kernel-1.traceg", dir);
+    assert_true(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/kernel-2.traceg", dir);
+    assert_false(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/kernel-1.traceg.gz", dir);
+    assert_false(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/notes.txt", dir);
+    assert_true(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/kernelslist.g", dir);
+    char *list = tu_slurp(p, NULL);
+    assert_non_null(list);
+    assert_null(strstr(list, "kernel-2"));
+    free(list);
+    dir_remove(dir);
+}
+
 static void test_errors(void **state) {
     (void)state;
     char *out;
@@ -154,7 +199,7 @@ int main(void) {
         cmocka_unit_test(test_bfs_gtx480),    cmocka_unit_test(test_bfs_rtx2060s),
         cmocka_unit_test(test_kmeans_gtx480), cmocka_unit_test(test_kmeans_rtx2060s),
         cmocka_unit_test(test_vecadd_qv100),  cmocka_unit_test(test_creates_parents),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_export_over_earlier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include "workload/trace/opcodes.h"
@@ -414,10 +415,37 @@ static int make_dir(const char *dir, struct ws_err *e) {
     }
 }
 
+/* Removes the kernel files of an earlier trace in the folder that this export did not write
+ * (kernel-N.traceg for N > nk, and kernel-N.traceg.gz/.xz/.zst for any N): left beside the new
+ * kernelslist.g, they would look like part of it. */
+static int remove_stale(const char *dir, uint32_t nk, struct ws_err *e) {
+    DIR *d = opendir(dir);
+    if (!d) return ws_fail(e, "%s: cannot read the folder: %s", dir, strerror(errno));
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        const char *name = de->d_name;
+        if (strncmp(name, "kernel-", 7) != 0 || name[7] < '0' || name[7] > '9') continue;
+        char *end;
+        unsigned long n = strtoul(name + 7, &end, 10);
+        if (strncmp(end, ".traceg", 7) != 0) continue;
+        const char *ext = end + 7;
+        bool ours = !*ext && n >= 1 && n <= nk;
+        bool trace = !*ext || !strcmp(ext, ".gz") || !strcmp(ext, ".xz") || !strcmp(ext, ".zst");
+        if (ours || !trace) continue;
+        char p[PATH_BYTES];
+        snprintf(p, sizeof p, "%s/%s", dir, name);
+        if (remove(p) != 0) rc = ws_fail(e, "%s: cannot remove: %s", p, strerror(errno));
+    }
+    closedir(d);
+    return rc;
+}
+
 /* Renames every kernel file, then writes kernelslist.g: a list appears only when all it names
  * are complete. */
 static int finish(struct xw *x, struct ws_err *e) {
     char from[PATH_BYTES], to[PATH_BYTES];
+    const uint32_t nk = x->nkernels;
     for (uint32_t n = 1; n <= x->nkernels; n++) {
         kernel_path(from, x, n, true);
         kernel_path(to, x, n, false);
@@ -433,7 +461,7 @@ static int finish(struct xw *x, struct ws_err *e) {
     if (write_out(x, x->list.p, x->list.len, e) || close_kernel(x, e)) return -1;
     if (rename(from, to) != 0)
         return ws_fail(e, "%s: cannot rename to %s: %s", from, to, strerror(errno));
-    return 0;
+    return remove_stale(x->dir, nk, e);
 }
 
 int trace_export(struct workload *w, const char *dir, const struct trace_export_opts *o,
