@@ -16,8 +16,8 @@ build: $(BUILD)/Makefile
 
 # The default GPU (configs/rtx2060s.ini) on Rodinia-style BFS with FR-FCFS, on a generated graph
 # of 262,144 nodes (10 MB of arrays: more than the 4 MB L2, so the DRAM is exercised); then
-# FR-FCFS and Warped-MC side by side on an HOA workload (K-means at the paper's input, one
-# kmeansPoint launch).
+# FR-FCFS and Warped-MC side by side on SYR2K at the paper's input (HOA in seed 000's Table 1),
+# 5 M warp instructions each, with the seed-000 recipe's controller queues.
 run: build
 	./$(BUILD)/warpsim run -c configs/rtx2060s.ini -w bfs --set workload.bfs.nodes=262144 --set mc.policy=frfcfs -o $(BUILD)/bfs.json
 	./$(BUILD)/warpsim compare -c configs/rtx2060s.ini -w syr2k --size paper --set gpu.max_insts=5000000 --set mc.rq_size=512 --set gpu.dram_q=256 mc.policy=frfcfs-rr,warped-mc
