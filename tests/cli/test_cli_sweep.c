@@ -283,9 +283,13 @@ static void test_shipped_recipes(void **state) {
         const char *name;
         unsigned jobs;
     } recipes[] = {
-        {"fcfs-frfcfs", 3 * 10},    /* 3 policies x 10 workloads */
-        {"warped-mc", 4 * 14},      /* seed 000: 4 policies x Table 1's 14 benchmarks */
-        {"warp-aware-gpu", 10 * 17} /* seed 002: 10 policies x 11 Type-1 + 6 Type-2 */
+        {"fcfs-frfcfs", 3 * 10},     /* 3 policies x 10 workloads */
+        {"warped-mc", 4 * 14},       /* seed 000: 4 policies x Table 1's 14 benchmarks */
+        {"warp-aware-gpu", 10 * 17}, /* seed 002: 10 policies x 11 Type-1 + 6 Type-2 */
+        {"warp-aware-gpu-deepbuf", 84}, {"warp-aware-gpu-deepq", 84}, {"warp-gather", 84},
+        {"warp-gather-deep", 48},       {"l1-index", 2 * 5}, /* seed 001: 2 set indices x 5
+                                                                PolyBench kernels */
+        {"subcore-imbalance", 2 * 3}, /* seed 003: 2 machines x 3 FMA variants */
     };
     for (unsigned i = 0; i < sizeof recipes / sizeof recipes[0]; i++) {
         char args[1024], *out = NULL;
