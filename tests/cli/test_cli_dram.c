@@ -56,6 +56,8 @@ static void test_cross_key_rule(void **state) {
     (void)state;
     expect_error("cross.ini", "[dram]\npreset = ddr4-2400\nRAS = 80\n", "",
                  "warpsim: %s:3: dram.RC = 56 is shorter than dram.RAS = 80");
+    expect_error("wm.ini", "[mc]\npolicy = usimm\nusimm.lo_wm = 50\n", "",
+                 "warpsim: %s:3: mc.usimm.lo_wm = 50 must be below mc.usimm.hi_wm = 40");
 }
 
 /* DDR4-2400: CL 17, CWL 12, nBL 4, RTW 11. A later CAS latency alone would let a write's data

@@ -408,6 +408,16 @@ static void *usimm_create(const struct mc_policy_env *env, struct cfg *c, struct
         free(p);
         return NULL;
     }
+    if (p->lo_wm >= p->hi_wm) {
+        /* the drain would start and stop on the same write */
+        char where[600];
+        ws_fail(e, "%s: mc.usimm.lo_wm = %lld must be below mc.usimm.hi_wm = %lld",
+                cfg_origin(c, cfg_raw(c, "mc.usimm.lo_wm") ? "mc.usimm.lo_wm" : "mc.usimm.hi_wm",
+                           where, sizeof where),
+                (long long)p->lo_wm, (long long)p->hi_wm);
+        free(p);
+        return NULL;
+    }
     p->s = &usimm_scheds[p->scheduler];
     uint32_t nunits = (uint32_t)(env->spec->pseudo_channels * env->spec->ranks);
     p->state = p->s->init(p->channel, env->nbanks, nunits);
