@@ -24,6 +24,16 @@ struct cfg *tu_cfg(const char *ini) {
     return c;
 }
 
+struct cfg *tu_cfg2(const char *base, const char *extra) {
+    struct cfg *c = tu_cfg(base);
+    struct ws_err e = {{0}};
+    if (extra && cfg_load_ini_string(c, "test-extra.ini", extra, &e) != 0) {
+        fprintf(stderr, "%s\n", e.msg);
+        fail();
+    }
+    return c;
+}
+
 const char *tu_tmpfile(const char *name, const char *text) {
     static char paths[8][512];
     static int slot;

@@ -10,6 +10,9 @@ struct workload;
 
 /* Config from INI text; fails the test on a parse error. */
 struct cfg *tu_cfg(const char *ini);
+/* tu_cfg(base), then `extra` (may be NULL) as a second file, whose keys override base's (a key
+ * twice in one file is an error). */
+struct cfg *tu_cfg2(const char *base, const char *extra);
 /* Writes text to a fresh temporary file and returns its path (static buffer per call slot). */
 const char *tu_tmpfile(const char *name, const char *text);
 /* Runs `warpsim <args>` (the built binary), capturing stderr+stdout into *out (malloc'd).

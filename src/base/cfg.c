@@ -251,6 +251,14 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
     snprintf(x->prev, sizeof x->prev, "%s", key);
     x->prev_line = x->line;
     x->prev_sections = x->pos.sections;
+    const struct setting *had = find(x->c, key);
+    if (had && had->file && !strcmp(had->file, x->name)) {
+        /* one of the two is a mistake, and which one was meant cannot be told */
+        ws_fail(x->e, "%s:%ld: %s is set again (first at line %ld)", x->name, x->line, key,
+                had->line);
+        x->failed = 1;
+        return 0;
+    }
     if (cfg_set(x->c, key, value, x->name, x->line, x->e) != 0) {
         x->failed = 1;
         return 0;
@@ -309,6 +317,9 @@ static int parse_value(const struct cfg_key *k, const char *text, void *obj, con
         errno = 0;
         long long v = strtoll(text, &end, 0);
         while (end && isspace((unsigned char)*end)) end++;
+        if (errno == ERANGE && end != text && !*end) /* an integer, beyond 64 bits */
+            return ws_fail(e, "%s: %s = %s is out of range [%.0f, %.0f]", where, k->name, text,
+                           k->min, k->max);
         if (errno || end == text || *end)
             return ws_fail(e, "%s: %s = '%s' is not an integer", where, k->name, text);
         if ((double)v < k->min || (double)v > k->max)

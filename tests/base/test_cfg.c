@@ -70,6 +70,11 @@ static void test_errors_name_file_and_line(void **state) {
     assert_string_equal(e.msg, "t.ini:3: a.n = 11 is out of range [1, 10]");
     assert_int_equal(bind("[a]\nn = 3x\n", &o, &e, NULL), -1);
     assert_string_equal(e.msg, "t.ini:2: a.n = '3x' is not an integer");
+    assert_int_equal(bind("[a]\nn = 99999999999999999999\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:2: a.n = 99999999999999999999 is out of range [1, 10]");
+    /* a key twice in one file: one of the two is a mistake */
+    assert_int_equal(bind("[a]\nn = 3\n[b]\np = 1\n[a]\nN = 4\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:6: a.N is set again (first at line 2)");
     assert_int_equal(bind("[a]\nmode = half\n", &o, &e, NULL), -1);
     assert_string_equal(e.msg, "t.ini:2: a.mode = 'half' is not one of: open, close");
     assert_int_equal(bind("[a]\nb = maybe\n", &o, &e, NULL), -1);
@@ -163,9 +168,12 @@ static void test_indented_lines(void **state) {
     assert_int_equal(bind("[a]\nn = 3\n\n; a comment\n  x = 1\n", &o, &e, NULL), -1);
     assert_string_equal(e.msg, "t.ini:5: this indented line continues the value of a.n (line 2); "
                                "a value is one line: remove the indentation");
-    assert_int_equal(bind("[a]\n  n = 3\n[b]\ns = w\n[b]\n  s = v\n", &o, &e, NULL), 0);
+    assert_int_equal(bind("[a]\n  n = 3\n[b]\n  s = v\n", &o, &e, NULL), 0);
     assert_int_equal(o.n, 3);
     assert_string_equal(o.s, "v");
+    /* under a new header the same key is a key again, not a continuation (and twice, an error) */
+    assert_int_equal(bind("[a]\n  n = 3\n[b]\ns = w\n[b]\n  s = v\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:6: b.s is set again (first at line 4)");
 }
 
 int main(void) {

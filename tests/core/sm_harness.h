@@ -214,9 +214,7 @@ static void h_trace(void *ctx, uint32_t sm, uint32_t sub, uint32_t slot, const s
 static struct h *h_create(const char *extra, struct fake_wl *f) {
     struct h *h = calloc(1, sizeof *h);
     assert_non_null(h);
-    char ini[4096];
-    snprintf(ini, sizeof ini, "%s%s%s", H_CORE, H_L1, extra ? extra : "");
-    h->cfg = tu_cfg(ini);
+    h->cfg = tu_cfg2(H_CORE H_L1, extra);
     struct ws_err e = {{0}};
     if (sm_cfg_configure(&h->sc, h->cfg, &e) != 0) fail_msg("%s", e.msg);
     if (cache_cfg_configure(&h->l1, "l1d", h->cfg, &e) != 0) fail_msg("%s", e.msg);

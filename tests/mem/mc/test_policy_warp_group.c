@@ -22,8 +22,9 @@
 
 #include "mc_harness.h"
 
-#define DDR4  "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\nwg.window=4\nbasjf.preempt=1000\n"
-#define WG(p) DDR4 "policy=" p "\n"
+#define DDR4_BASE "[dram]\npreset=ddr4-2400\n[mc]\ncheck=true\nwg.window=4\n"
+#define DDR4      DDR4_BASE "basjf.preempt=1000\n"
+#define WG(p)     DDR4 "policy=" p "\n"
 
 /* Group A (warp 1): three reads of row 5 in bank P (bg 0, ba 0), score 3 + 1 + 1 = 5, arrives
  * first; group B (warp 2): one read of row 7 in bank Q (bg 1, ba 0), score 3, one cycle later. */
@@ -70,7 +71,7 @@ static void test_basjf_shortest_group(void **state) {
  * A's (5) and A is suspended once; with the margin of 1000 it is not. */
 static void test_basjf_preempts(void **state) {
     (void)state;
-    struct run *x = start(DDR4 "policy=basjf\nbasjf.preempt=0\n");
+    struct run *x = start(DDR4_BASE "policy=basjf\nbasjf.preempt=0\n");
     two_groups(x);
     json_t *s = sched_of(x, 1);
     assert_int_equal(STAT(s, "preemptions"), 1);
