@@ -166,7 +166,8 @@ int cmd_list(int argc, char **argv) {
         return WS_EXIT_OK;
     }
     if (argc >= 3 && strcmp(argv[2], "workloads") == 0) {
-        printf("%-10s %-9s %-5s %s\n", "name", "suite", "class", "description");
+        /* the class the papers give (seed 000 Table 1); `characterize` measures one */
+        printf("%-10s %-9s %-5s %s\n", "name", "suite", "paper", "description");
         for (unsigned i = 0; i < workload_ntable; i++)
             printf("%-10s %-9s %-5s %s\n", workload_table[i].name, workload_table[i].suite,
                    workload_table[i].cls, workload_table[i].desc);
