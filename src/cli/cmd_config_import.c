@@ -69,17 +69,7 @@ int cmd_config_import(int argc, char **argv) {
         goto out;
     }
     unsigned nunm = 0;
-    if (gs_import(o, name, tf, uf, &nunm, &e) != 0) {
-        /* a message about an option that is missing names no line: name the files */
-        bool named = false;
-        for (int k = 0; k < nin; k++) named |= strncmp(e.msg, in[k], strlen(in[k])) == 0;
-        if (!named) {
-            char msg[sizeof e.msg];
-            snprintf(msg, sizeof msg, "%s", e.msg);
-            ws_fail(&e, "%s%s%s: %.900s", in[0], nin > 1 ? " + " : "", nin > 1 ? in[1] : "", msg);
-        }
-        goto out;
-    }
+    if (gs_import(o, name, tf, uf, &nunm, &e) != 0) goto out;
     fflush(tf);
     fflush(uf);
     /* the result must build a machine, as `warpsim run -c` would */

@@ -378,6 +378,7 @@ struct gs_opt {
 struct gs_opts {
     struct gs_opt *v;
     unsigned n, cap;
+    char sources[600]; /* the files loaded, "a + b": where an option that is missing is not */
 };
 
 struct gs_opts *gs_opts_create(void) {
@@ -447,6 +448,8 @@ static bool option_line(char *line, char **name, char **value) {
 }
 
 int gs_opts_load_string(struct gs_opts *o, const char *name, const char *text, struct ws_err *e) {
+    size_t used = strlen(o->sources);
+    snprintf(o->sources + used, sizeof o->sources - used, "%s%s", used ? " + " : "", name);
     bool log = strstr(text, "Configuration options:") != NULL;
     bool in_block = !log;
     bool block_done = false;
@@ -599,7 +602,9 @@ static int get_uint(struct imp *im, const char *name, unsigned def, unsigned *v)
 /* Required option: a clear error when absent. */
 static const char *need(struct imp *im, const char *name, const char **where, const char *why) {
     const char *s = get(im, name, where);
-    if (!s) ws_fail(im->e, "the configuration lacks -%s (needed for %s)", name, why);
+    if (!s)
+        ws_fail(im->e, "%s: the configuration lacks -%s (needed for %s)", im->o->sources, name,
+                why);
     return s;
 }
 

@@ -96,8 +96,7 @@ static int add_kernel(struct kl *k, uint32_t *cap, const char *dir, const char *
     return ws_fail(e, "%s:%ld: %s: cannot open: %s", k->path, line, c->path, strerror(ENOENT));
 }
 
-/* kernel-<N>.traceg[.xz|.zst|.gz] -> N, or -1. */
-static long kernel_number(const char *name) {
+long kl_kernel_number(const char *name) {
     if (strncmp(name, "kernel-", 7) != 0) return -1;
     char *end;
     long n = strtol(name + 7, &end, 10);
@@ -105,12 +104,12 @@ static long kernel_number(const char *name) {
 }
 
 static int by_kernel_number(const struct dirent **a, const struct dirent **b) {
-    long x = kernel_number((*a)->d_name), y = kernel_number((*b)->d_name);
+    long x = kl_kernel_number((*a)->d_name), y = kl_kernel_number((*b)->d_name);
     return x < y ? -1 : x > y;
 }
 
 static int is_kernel_trace(const struct dirent *d) {
-    return kernel_number(d->d_name) >= 0;
+    return kl_kernel_number(d->d_name) >= 0;
 }
 
 /* A folder without kernelslist.g (a single kernel's trace, as some tools ship them): its

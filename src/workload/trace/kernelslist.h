@@ -29,3 +29,6 @@ struct kl {
  * at the line. */
 struct kl *kl_load(const char *path, struct ws_err *e);
 void kl_free(struct kl *k);
+/* The N of a kernel trace's file name, kernel-<N>.traceg with any suffix (.gz, .xz, .zst), or
+ * -1 for another name. */
+long kl_kernel_number(const char *name);

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include "workload/trace/kernelslist.h"
 #include "workload/trace/opcodes.h"
 
 enum { MAX_WARPS = 1024 / WARP_SIZE, LINE_MAX_BYTES = 1400, PATH_BYTES = 4096 };
@@ -425,12 +426,10 @@ static int remove_stale(const char *dir, uint32_t nk, struct ws_err *e) {
     int rc = 0;
     while (rc == 0 && (de = readdir(d))) {
         const char *name = de->d_name;
-        if (strncmp(name, "kernel-", 7) != 0 || name[7] < '0' || name[7] > '9') continue;
-        char *end;
-        unsigned long n = strtoul(name + 7, &end, 10);
-        if (strncmp(end, ".traceg", 7) != 0) continue;
-        const char *ext = end + 7;
-        bool ours = !*ext && n >= 1 && n <= nk;
+        long n = kl_kernel_number(name);
+        if (n < 0) continue;
+        const char *ext = strstr(name, ".traceg") + 7;
+        bool ours = !*ext && n >= 1 && n <= (long)nk;
         bool trace = !*ext || !strcmp(ext, ".gz") || !strcmp(ext, ".xz") || !strcmp(ext, ".zst");
         if (ours || !trace) continue;
         char p[PATH_BYTES];

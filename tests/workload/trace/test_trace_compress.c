@@ -211,6 +211,21 @@ static void test_truncated_and_corrupt(void **state) {
     tdir_remove();
 }
 
+/* `path` reads as the lines `good`, then fails at the next line with "path:line: what". */
+static void fails_after(const char *path, const char *const *good, unsigned ngood,
+                        const char *what) {
+    struct ws_err e = {{0}};
+    struct ws_lines *l = ws_lines_open(path, &e);
+    assert_non_null(l);
+    for (unsigned i = 0; i < ngood; i++) assert_string_equal(ws_lines_next(l, &e), good[i]);
+    assert_null(ws_lines_next(l, &e));
+    assert_true(ws_lines_failed(l));
+    char want[1024];
+    snprintf(want, sizeof want, "%s:%u: %s", path, ngood + 1, what);
+    assert_string_equal(e.msg, want);
+    ws_lines_close(l);
+}
+
 static void test_line_reader_edges(void **state) {
     (void)state;
     tdir_new();
@@ -235,38 +250,21 @@ static void test_line_reader_edges(void **state) {
     strcpy(s + 3 + big, "\nend\n");
     put(tpath("long"), s, strlen(s));
     write_zst(tpath("long.zst"), s, strlen(s));
-    const char *files[] = {"long", "long.zst"};
-    for (int i = 0; i < 2; i++) {
-        struct ws_err e = {{0}};
-        struct ws_lines *l = ws_lines_open(tpath(files[i]), &e);
-        assert_string_equal(ws_lines_next(l, &e), "ok");
-        assert_null(ws_lines_next(l, &e));
-        assert_true(ws_lines_failed(l));
-        char want[600];
-        snprintf(want, sizeof want, "%s:2: line longer than %d bytes", tpath(files[i]),
-                 WS_LINE_MAX);
-        assert_string_equal(e.msg, want);
-        ws_lines_close(l);
-    }
+    const char *ok[] = {"ok"};
+    char too_long[64];
+    snprintf(too_long, sizeof too_long, "line longer than %d bytes", WS_LINE_MAX);
+    fails_after(tpath("long"), ok, 1, too_long);
+    fails_after(tpath("long.zst"), ok, 1, too_long);
     free(s);
     /* a NUL byte inside a line (a binary or damaged file), plain and gzip: an error at its line,
      * not a line cut short */
     static const char nul[] = "0x100 R\n\0junk R\n0x200 W\n";
     put(tpath("nul"), nul, sizeof nul - 1);
     write_gz(tpath("nul.gz"), nul, sizeof nul - 1);
-    const char *nuls[] = {"nul", "nul.gz"};
-    for (int i = 0; i < 2; i++) {
-        struct ws_err e = {{0}};
-        struct ws_lines *l = ws_lines_open(tpath(nuls[i]), &e);
-        assert_string_equal(ws_lines_next(l, &e), "0x100 R");
-        assert_null(ws_lines_next(l, &e));
-        assert_true(ws_lines_failed(l));
-        char want[600];
-        snprintf(want, sizeof want, "%s:2: NUL byte in a text line (a binary or damaged file?)",
-                 tpath(nuls[i]));
-        assert_string_equal(e.msg, want);
-        ws_lines_close(l);
-    }
+    const char *first[] = {"0x100 R"}, *nul_msg = "NUL byte in a text line (a binary or "
+                                                  "damaged file?)";
+    fails_after(tpath("nul"), first, 1, nul_msg);
+    fails_after(tpath("nul.gz"), first, 1, nul_msg);
     /* after the gzip data: zeros (padding) are accepted, other bytes are an error */
     char *pad = malloc(na + 700);
     memcpy(pad, a, na);
@@ -275,14 +273,10 @@ static void test_line_reader_edges(void **state) {
     same_lines(tpath("pad.gz"), "one\ntwo\n", WS_COMP_GZIP);
     memcpy(pad + na + 600, "junk", 4);
     put(tpath("junk.gz"), pad, na + 700);
-    struct ws_err e = {{0}};
-    struct ws_lines *l = ws_lines_open(tpath("junk.gz"), &e);
-    assert_string_equal(ws_lines_next(l, &e), "one");
-    assert_string_equal(ws_lines_next(l, &e), "two");
-    assert_null(ws_lines_next(l, &e));
-    assert_true(ws_lines_failed(l));
-    assert_non_null(strstr(e.msg, ":3: bytes after the end of the gzip data that are not gzip"));
-    ws_lines_close(l);
+    const char *both[] = {"one", "two"};
+    fails_after(tpath("junk.gz"), both, 2,
+                "bytes after the end of the gzip data that are not gzip (a damaged or appended "
+                "file?)");
     free(pad);
     free(a);
     free(b);
