@@ -1,10 +1,10 @@
 /* Shared FR-FCFS selection (Rixner et al., ISCA 2000): the oldest issuable row hit first, then the
  * oldest issuable request. A bank with a queued hit to its open row is not precharged for an
- * older miss, unless `cap` (> 0) hits have been served since the row opened and an older miss
- * waits in that bank (FR-FCFS with a row-hit cap). Used by policy_frfcfs.c and
- * policy_frfcfs_cap.c through the controller's candidate index (policy.h): each bank offers its
- * oldest hit (class 0) or else its oldest request (class 1), and pick() takes the oldest ready
- * offer of the first class that has one. */
+ * older miss, unless `cap` (> 0) younger hits have already gone past an older request of that
+ * bank since the row opened (FR-FCFS+Cap, Mutlu and Moscibroda, MICRO 2007). Used by
+ * policy_frfcfs.c and policy_frfcfs_cap.c through the controller's candidate index (policy.h): each
+ * bank offers its oldest hit (class 0) or else its oldest request (class 1), and pick() takes the
+ * oldest ready offer of the first class that has one. */
 #pragma once
 
 #include "mem/mc/policy.h"
@@ -23,7 +23,7 @@ static inline struct mc_req *frfcfs_cand(const struct mc_view *v, enum mc_q q, u
                 hit = r;
                 break;
             }
-    if (hit && cap && head != hit && mcv_row_hits_served(v, b) >= cap) hit = NULL;
+    if (hit && cap && head != hit && mcv_row_hits_bypassed(v, b) >= cap) hit = NULL;
     struct mc_req *c = hit ? hit : head;
     *cls = hit ? FRFCFS_HIT : FRFCFS_OTHER;
     *key = c->seq;

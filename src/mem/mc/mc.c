@@ -186,8 +186,8 @@ struct mc {
     uint32_t nbanks, nwords;
     struct mc_req **bhead[2], **btail[2];
     uint64_t *bmask[2];
-    uint32_t *hits_served; /* per bank, since its row opened */
-    uint32_t *hitq[2];     /* per queue and bank: queued requests to the open row */
+    uint32_t *hits_bypassed; /* per bank, since its row opened: hits served past an older request */
+    uint32_t *hitq[2];       /* per queue and bank: queued requests to the open row */
     struct bank_rdy *rdy;
     uint64_t epoch;
     uint64_t *unit_epoch; /* per rank unit: the epoch of its last timing change */
@@ -359,8 +359,8 @@ uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank) {
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank) {
     return v->m->hitq[q][bank];
 }
-uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank) {
-    return v->m->hits_served[bank];
+uint32_t mcv_row_hits_bypassed(const struct mc_view *v, uint32_t bank) {
+    return v->m->hits_bypassed[bank];
 }
 
 bool mcv_is_hit(const struct mc_view *v, const struct mc_req *r) {
@@ -814,7 +814,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
         m->bmask[q] = calloc(m->nwords, sizeof(uint64_t));
         m->hitq[q] = calloc(m->nbanks, sizeof(uint32_t));
     }
-    m->hits_served = calloc(m->nbanks, sizeof *m->hits_served);
+    m->hits_bypassed = calloc(m->nbanks, sizeof *m->hits_bypassed);
     m->rdy = calloc((size_t)m->nunits * (size_t)spec->bankgroups, sizeof *m->rdy);
     m->unit_q = calloc(m->nunits, sizeof *m->unit_q);
     m->unit_last = calloc(m->nunits, sizeof *m->unit_last);
@@ -832,7 +832,7 @@ struct mc *mc_create(const struct dram_spec *spec, const struct mc_cfg *mcfg, ui
     m->bank_bg = calloc(m->nbanks, sizeof *m->bank_bg);
     m->bank_gi = calloc(m->nbanks, sizeof *m->bank_gi);
     if (!m->pool || !m->bhead[1] || !m->hitq[0] || !m->hitq[1] || !m->btail[1] || !m->bmask[1] ||
-        !m->hits_served || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
+        !m->hits_bypassed || !m->rdy || !m->unit_q || !m->unit_last || !m->ref_due ||
         !m->ref_pending || !m->unit_epoch || !m->bank_unit || !m->bank_bg || !m->bank_gi ||
         !m->pb_next || !m->pb_done || !m->pb_bank || !m->win_end || !m->ref_block || !m->win_refs ||
         !m->win_early) {
@@ -971,7 +971,7 @@ void mc_destroy(struct mc *m) {
         free(m->bmask[q]);
         free(m->hitq[q]);
     }
-    free(m->hits_served);
+    free(m->hits_bypassed);
     free(m->rdy);
     free(m->unit_q);
     free(m->unit_last);
@@ -1286,7 +1286,7 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
         m->unit_last[unit] = now;
     switch (cmd) {
     case DRAM_ACT:
-        m->st.n_act++, m->hits_served[bank] = 0;
+        m->st.n_act++, m->hits_bypassed[bank] = 0;
         break;
     case DRAM_PRE:
         m->st.n_pre++;
@@ -1346,7 +1346,9 @@ static int issue(struct mc *m, const struct mc_choice *ch, int from, struct ws_e
     /* column command: the request is served */
     x->r.ts[MEM_TS_COL] = now;
     bool hit = dram_cmd_is_col((enum dram_cmd)x->first_cmd);
-    if (hit) m->hits_served[bank]++; /* the request that opened the row is not a hit */
+    /* a hit with an older request of its queue still waiting in the bank went past it (under
+     * FR-FCFS, which serves the oldest hit, that older request is a miss) */
+    if (hit && m->bhead[x->is_write ? MC_WRITEQ : MC_READQ][bank] != x) m->hits_bypassed[bank]++;
     bool conflict = x->first_cmd == DRAM_PRE;
     if (x->is_write) {
         uint64_t done = dram_write_done(m->s, now);

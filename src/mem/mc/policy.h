@@ -17,7 +17,7 @@
  * mcv_cand_ready() then lists the banks whose candidate can issue now, one bitmap per class, and
  * mcv_cand_min() the one with the smallest key; a cycle in which none can costs no pick() call at
  * all (the controller sleeps until the earliest one can). bank_cand() must be pure and depend
- * only on that bank's requests in queue q, its open row and mcv_row_hits_served(): the
+ * only on that bank's requests in queue q, its open row and mcv_row_hits_bypassed(): the
  * controller asks again whenever one of those may have changed. The index is an accelerator, not
  * a restriction: every other accessor stays available and pick() may still choose any issuable
  * command, but with bank_cand it runs only in cycles where some candidate can issue or a wake it
@@ -121,9 +121,10 @@ int32_t mcv_open_row(const struct mc_view *v, uint32_t bank);
 uint64_t mcv_last_col(const struct mc_view *v, uint32_t bank);
 /* Requests of queue q in this bank that hit its open row (0 when the bank is closed). */
 uint32_t mcv_bank_hits(const struct mc_view *v, enum mc_q q, uint32_t bank);
-/* Row hits served since the bank's current row was opened (the request whose ACT opened it does
- * not count). */
-uint32_t mcv_row_hits_served(const struct mc_view *v, uint32_t bank);
+/* Row hits served since the bank's current row was opened that went past an older request of
+ * their queue to the same bank (FR-FCFS+Cap's count: hits older than every waiting miss, and the
+ * request whose ACT opened the row, do not count). */
+uint32_t mcv_row_hits_bypassed(const struct mc_view *v, uint32_t bank);
 /* Next command the request needs given the bank state: ACT, PRE, RD or WR. */
 enum dram_cmd mcv_next_cmd(const struct mc_view *v, const struct mc_req *r);
 /* Whether it is a row hit now (its row is open). */

@@ -1,6 +1,7 @@
-/* FR-FCFS with a row-hit cap (Mutlu & Moscibroda's FR-FCFS+Cap): after `cap` row hits have been
- * served from an open row, younger hits no longer bypass an older miss to the same bank, which
- * bounds the starvation that plain FR-FCFS allows. Selection logic in frfcfs_core.h. */
+/* FR-FCFS with a row-hit cap (Mutlu & Moscibroda's FR-FCFS+Cap): once `cap` younger row hits have
+ * gone past an older miss to the same bank, the next ones no longer do, which bounds the
+ * starvation that plain FR-FCFS allows. Hits served before the miss arrived, or while no older
+ * request waited, do not count. Selection logic in frfcfs_core.h. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -12,7 +13,7 @@ struct frfcfs_cap {
 
 static const struct cfg_key cap_keys[] = {
     {"mc.frfcfs_cap.cap", CFG_INT, offsetof(struct frfcfs_cap, cap), "4", 1, 1024, NULL, "hits",
-     "row hits served from one open row before an older miss to that bank takes over"},
+     "younger row hits that may go past an older miss to the same bank before it takes over"},
 };
 
 static void *cap_create(const struct mc_policy_env *env, struct cfg *c, struct ws_err *e) {

@@ -52,8 +52,8 @@ static void test_large_cap_is_frfcfs(void **state) {
     finish(x, end);
 }
 
-/* Whatever the count includes, a cap of 2 lets at least one and at most two younger hits pass
- * the older miss, and the miss goes before the remaining hits. */
+/* A cap of 2 lets at least one and at most two younger hits pass the older miss, and the miss
+ * goes before the remaining hits. */
 static void test_cap_bounds_bypass(void **state) {
     (void)state;
     struct run *x = start(CAP(2));
@@ -72,32 +72,45 @@ static void test_cap_bounds_bypass(void **state) {
     finish(x, end);
 }
 
-/* Hits already served from the open row count: with row 5 open and three accesses served, a miss
- * and then a hit arrive; the hit may not pass (cap 2), so PRE 200, ACT 217, RD 234, and the hit
- * reopens row 5: PRE max(217 + 39, 234 + 9) = 256, ACT 273, RD 290. Plain FR-FCFS (cap 16)
- * serves the hit at 200 and the miss at 243. */
-static void test_cap_counts_hits_already_served(void **state) {
+/* Hits served before the miss arrived did not pass it, so they do not count: with row 5 open and
+ * three accesses served, a miss and then a hit arrive; the hit goes first even with cap 1 (RD 200),
+ * then the miss: PRE max(200 + 9, 17 - 17 + 39) = 209, ACT 226, RD 243, as plain FR-FCFS. */
+static void test_hits_before_the_miss_do_not_count(void **state) {
     (void)state;
-    struct run *x = start(CAP(2));
-    for (uint32_t i = 0; i < 3; i++) enq(x, i, addr(x, 0, 0, 5, i), false, 0);
-    run_idle(x, 0);
-    x->n = 0;
-    enq(x, 10, addr(x, 0, 0, 9, 0), false, 200);
-    enq(x, 11, addr(x, 0, 0, 5, 7), false, 200);
-    uint64_t end = run_idle(x, 200);
-    static const uint64_t tags[] = {10, 11}, cols[] = {234, 290};
-    EXPECT_SERVED(x, tags, cols);
-    finish(x, end);
+    for (int k = 0; k < 2; k++) {
+        struct run *x = start(k ? CAP(16) : CAP(1));
+        for (uint32_t i = 0; i < 3; i++) enq(x, i, addr(x, 0, 0, 5, i), false, 0);
+        run_idle(x, 0);
+        x->n = 0;
+        enq(x, 10, addr(x, 0, 0, 9, 0), false, 200);
+        enq(x, 11, addr(x, 0, 0, 5, 7), false, 200);
+        uint64_t end = run_idle(x, 200);
+        static const uint64_t tags[] = {11, 10}, cols[] = {200, 243};
+        EXPECT_SERVED(x, tags, cols);
+        assert_int_equal(stats(x)->rd_hit, 2 + 1); /* the first of the three opened the row */
+        finish(x, end);
+    }
+}
 
-    x = start(CAP(16));
+/* The count restarts with the row: cap 1, row 5 open; miss A (row 9, tag 10), hits H1, H2 (row 5,
+ * tags 11, 12), then B1, B2 (row 9, tags 13, 14) arrive. H1 passes A (RD 200), the cap holds H2
+ * back, so A: PRE 209, ACT 226, RD 243. Row 9's count starts at 0: B1 passes the older H2 (249),
+ * then H2 (PRE max(226 + 39, 249 + 9) = 265, ACT 282, RD 299), then B2 (PRE max(282 + 39,
+ * 299 + 9) = 321, ACT 338, RD 355). */
+static void test_count_restarts_with_the_row(void **state) {
+    (void)state;
+    struct run *x = start(CAP(1));
     for (uint32_t i = 0; i < 3; i++) enq(x, i, addr(x, 0, 0, 5, i), false, 0);
     run_idle(x, 0);
     x->n = 0;
     enq(x, 10, addr(x, 0, 0, 9, 0), false, 200);
     enq(x, 11, addr(x, 0, 0, 5, 7), false, 200);
-    end = run_idle(x, 200);
-    static const uint64_t tags16[] = {11, 10}, cols16[] = {200, 243};
-    EXPECT_SERVED(x, tags16, cols16);
+    enq(x, 12, addr(x, 0, 0, 5, 8), false, 200);
+    enq(x, 13, addr(x, 0, 0, 9, 1), false, 200);
+    enq(x, 14, addr(x, 0, 0, 9, 2), false, 200);
+    uint64_t end = run_idle(x, 200);
+    static const uint64_t tags[] = {11, 10, 13, 12, 14}, cols[] = {200, 243, 249, 299, 355};
+    EXPECT_SERVED(x, tags, cols);
     finish(x, end);
 }
 
@@ -150,7 +163,8 @@ int main(void) {
         cmocka_unit_test(test_policy_name),
         cmocka_unit_test(test_large_cap_is_frfcfs),
         cmocka_unit_test(test_cap_bounds_bypass),
-        cmocka_unit_test(test_cap_counts_hits_already_served),
+        cmocka_unit_test(test_hits_before_the_miss_do_not_count),
+        cmocka_unit_test(test_count_restarts_with_the_row),
         cmocka_unit_test(test_cap_without_older_miss),
         cmocka_unit_test(test_cap_two_lets_two_hits_pass),
         cmocka_unit_test(test_cap_one_lets_one_hit_pass),
