@@ -218,6 +218,13 @@ int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e) {
     return ws_fail(e, "%s: cannot read", name);
 }
 
+int cfg_ini_finish(const char *name, int rc, long line, long fail_at, struct ws_err *e) {
+    /* inih goes on past a malformed line, so a handler may fail later because of it (a key
+     * under a broken "[section" is outside any section): the earlier line is the one to fix */
+    if (fail_at > 0 && !(rc > 0 && rc < fail_at)) return -1;
+    return cfg_ini_error(name, rc, line, e);
+}
+
 struct ini_ctx {
     struct cfg *c;
     const char *name;
@@ -226,6 +233,7 @@ struct ini_ctx {
     char prev[512]; /* the key of the last line, its line and the section headers before it */
     long prev_line, prev_sections;
     int failed;
+    long fail_at; /* the line the handler failed on */
     struct ws_err *e;
 };
 
@@ -235,7 +243,7 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
     char key[512];
     if (!section[0]) {
         ws_fail(x->e, "%s:%ld: key '%s' is outside any [section]", x->name, x->line, name);
-        x->failed = 1;
+        x->failed = 1, x->fail_at = x->line;
         return 0;
     }
     snprintf(key, sizeof key, "%s.%s", section, name);
@@ -245,7 +253,7 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
                 "%s:%ld: this indented line continues the value of %s (line %ld); a value is one "
                 "line: remove the indentation",
                 x->name, x->line, key, x->prev_line);
-        x->failed = 1;
+        x->failed = 1, x->fail_at = x->line;
         return 0;
     }
     snprintf(x->prev, sizeof x->prev, "%s", key);
@@ -256,19 +264,18 @@ static int cfg_ini_handler(void *user, const char *section, const char *name, co
         /* one of the two is a mistake, and which one was meant cannot be told */
         ws_fail(x->e, "%s:%ld: %s is set again (first at line %ld)", x->name, x->line, key,
                 had->line);
-        x->failed = 1;
+        x->failed = 1, x->fail_at = x->line;
         return 0;
     }
     if (cfg_set(x->c, key, value, x->name, x->line, x->e) != 0) {
-        x->failed = 1;
+        x->failed = 1, x->fail_at = x->line;
         return 0;
     }
     return 1;
 }
 
 static int finish_parse(struct ini_ctx *x, int rc) {
-    if (x->failed) return -1;
-    return cfg_ini_error(x->name, rc, x->line, x->e);
+    return cfg_ini_finish(x->name, rc, x->line, x->failed ? x->fail_at : 0, x->e);
 }
 
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {

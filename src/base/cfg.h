@@ -61,6 +61,9 @@ int cfg_ini_parse_ex(const char *path, const char *text, long *line, struct cfg_
 /* The "file:line: ..." message for a cfg_ini_parse() result other than 0 (returns -1; 0 for 0);
  * `line` is the *line it left. */
 int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e);
+/* A parse's outcome when its handler may have failed (fail_at: that line, 0 if it did not, with
+ * the handler's message in e): the malformed line inih found first wins, as the cause. */
+int cfg_ini_finish(const char *name, int rc, long line, long fail_at, struct ws_err *e);
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e);
 /* Parses INI text held in memory (tests); `name` is used as the file name in messages. */
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e);

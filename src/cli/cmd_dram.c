@@ -117,7 +117,7 @@ static void print_summary(const struct memsys *ms, const char *source, double wa
     fprintf(out, "  bandwidth         %.2f GB/s = %.1f%% of peak %.2f GB/s\n", s->bw_gbs,
             100.0 * s->bw_share, s->peak_bw_gbs);
     fprintf(out, "  DRAM energy       %.1f nJ, average power %.1f mW, EDP %.4g nJ*s\n",
-            s->energy_nj, s->power_mw, s->energy_nj * s->seconds);
+            s->energy_nj, s->power_mw, s->edp_njs);
     if (s->commands_checked)
         fprintf(out, "  protocol checker  %llu commands, 0 violations\n",
                 (unsigned long long)s->commands_checked);
@@ -215,6 +215,13 @@ int cmd_dram(int argc, char **argv) {
                "times %llu\n",
                (unsigned long long)u->cycles, (unsigned long long)u->committed, u->ipc,
                (unsigned long long)u->sum_exec_time);
+        /* USIMM matches reads and writes against its queues in the front end, before the
+         * controller sees them (the controller's forwarded / merged above stay 0) */
+        printf("  USIMM merges      reads merged %llu (%llu with a queued read, %llu forwarded "
+               "from a queued write), writes merged %llu\n",
+               (unsigned long long)(u->reads_merged + u->reads_forwarded),
+               (unsigned long long)u->reads_merged, (unsigned long long)u->reads_forwarded,
+               (unsigned long long)u->writes_merged);
         printf("  USIMM system      memory %.3f W + misc %.1f W + cores %.3f W = %.3f W, EDP %.6g "
                "J*s\n",
                u->dram_power_w, u->misc_power_w, u->core_power_w, u->system_power_w, u->edp_js);

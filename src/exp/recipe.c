@@ -15,6 +15,7 @@ struct parse_ctx {
     struct recipe *r;
     long line;
     bool failed;
+    long fail_at; /* the line the handler failed on */
     struct ws_err *e;
 };
 
@@ -335,7 +336,7 @@ static int handler(void *user, const char *section, const char *name, const char
                      "%s:%ld: unknown section [%s] (sweep, set, axes, baseline, groups, "
                      "metric NAME, figure NAME, slurm)",
                      x->r->path, x->line, s);
-    if (rc != 0) x->failed = true;
+    if (rc != 0) x->failed = true, x->fail_at = x->line;
     return rc == 0;
 }
 
@@ -529,8 +530,7 @@ int recipe_load(struct recipe *r, const char *path, const char *text, struct ws_
     r->wl_axis = r->base_axis = r->base_value = -1;
     struct parse_ctx x = {.r = r, .e = e};
     int rc = cfg_ini_parse(path, text, &x.line, handler, &x);
-    if (x.failed) return -1;
-    if (cfg_ini_error(path, rc, x.line, e) != 0) return -1;
+    if (cfg_ini_finish(path, rc, x.line, x.failed ? x.fail_at : 0, e) != 0) return -1;
     return check(r, e);
 }
 

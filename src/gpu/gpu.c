@@ -931,11 +931,13 @@ static void summarise(struct gpu *g, double seconds, uint64_t end_core) {
 #undef NS
     s->requests = g->pool.allocated;
     s->requests_returned = g->pool.freed;
+    /* a lookup turned back for want of an MSHR or queue entry is retried, and only the try
+     * that is served reads the array (as AccelWattch counts hits and misses, not fails) */
     struct energy_events ev = {.warp_insts = c->warp_insts,
                                .rf_accesses = c->rf_reads + c->rf_writes,
-                               .l1_accesses = s->l1_accesses,
+                               .l1_accesses = s->l1_accesses - s->l1_resfails,
                                .smem_cycles = c->smem_accesses + c->smem_conflict_cycles,
-                               .l2_accesses = s->l2_accesses,
+                               .l2_accesses = s->l2_accesses - s->l2_resfails,
                                .flits = rq->flits + rp->flits,
                                .dram_nj = d->energy_nj,
                                .seconds =

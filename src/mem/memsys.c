@@ -49,6 +49,7 @@ const struct stat_desc memsys_summary_desc[] = {
     SD(data_bus_util, STAT_REAL, "", "busy data-bus cycles / (cycles x data buses)"),
     SD(energy_nj, STAT_REAL, "nJ", "DRAM energy, all ranks (power model)"),
     SD(power_mw, STAT_REAL, "mW", "DRAM average power = energy / simulated time"),
+    SD(edp_njs, STAT_REAL, "nJ*s", "DRAM energy-delay product = energy_nj x seconds"),
     SD(seconds, STAT_REAL, "s", "simulated time = cycles x tCK"),
     SD(commands_checked, STAT_COUNTER, "cmd",
        "commands replayed by the protocol checker (0 = off)"),
@@ -256,6 +257,7 @@ int memsys_finish(struct memsys *ms, uint64_t end, struct ws_err *e) {
     s->data_bus_util = end ? (double)busy / ((double)end * buses) : 0;
     s->energy_nj = en.total_nj;
     s->power_mw = en.avg_power_mw;
+    s->edp_njs = s->energy_nj * s->seconds;
     return 0;
 }
 

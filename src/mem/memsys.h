@@ -64,6 +64,7 @@ struct memsys_summary {
     double bw_share;      /* bw_gbs / peak_bw_gbs */
     double data_bus_util; /* busy data-bus cycles / (cycles x data buses) */
     double energy_nj, power_mw;
+    double edp_njs; /* energy_nj x seconds */
     double seconds; /* simulated time */
     uint64_t commands_checked;
 };

@@ -87,6 +87,12 @@ static void test_errors_name_file_and_line(void **state) {
     assert_string_equal(e.msg, "t.ini:1: key 'n' is outside any [section]");
     assert_int_equal(bind("[a]\njunk\n", &o, &e, NULL), -1);
     assert_string_equal(e.msg, "t.ini:2: malformed line (expected [section] or key = value)");
+    /* a broken header is the error, not the key below it that then has no section */
+    assert_int_equal(bind("[a\nn = 3\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:1: malformed line (expected [section] or key = value)");
+    /* an error the handler finds before a malformed line is reported first */
+    assert_int_equal(bind("[a]\nn = 3\nn = 4\njunk\n", &o, &e, NULL), -1);
+    assert_string_equal(e.msg, "t.ini:3: a.n is set again (first at line 2)");
     o.preset_val = 500;
     assert_int_equal(bind("", &o, &e, NULL), -1);
     assert_string_equal(e.msg, "preset: b.p = 500 is out of range [0, 100]");

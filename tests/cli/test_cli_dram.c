@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "testutil.h"
 
 static void expect_error(const char *ini_name, const char *ini, const char *extra_args,
@@ -98,6 +100,11 @@ static void test_options_of_other_sources(void **state) {
         {"--synthetic random --set synth.streams=4",
          "warpsim: --set #1: key 'synth.streams' is not read with this configuration (read with "
          "synth.pattern = mixed)"},
+        /* gddr5-gtx480 with one channel maps 256 MiB: a footprint beyond it would wrap */
+        {"--set dram.preset=gddr5-gtx480 --set dram.channels=1 --synthetic random --footprint "
+         "268435457",
+         "warpsim: synth.footprint (--footprint) = 268435457 B is larger than the memory's "
+         "268435456 B (its addresses would wrap)"},
         {"--synthetic row-conflict --footprint 8192",
          "warpsim: --footprint: key 'synth.footprint' is not read with this configuration (read "
          "with synth.pattern = stream random strided mixed)"},
@@ -113,6 +120,21 @@ static void test_options_of_other_sources(void **state) {
         assert_non_null(strstr(text, cases[k].want));
         free(text);
     }
+    /* unset, the footprint is 1 GiB or the whole of a smaller memory */
+    const char *out = tu_tmpfile("fp.json", "");
+    char args[600];
+    snprintf(args, sizeof args,
+             "dram --set dram.preset=gddr5-gtx480 --set dram.channels=1 --synthetic random "
+             "--requests 100 -q -o %s",
+             out);
+    assert_int_equal(tu_run_cli(args, NULL), 0);
+    json_error_t je;
+    json_t *j = json_load_file(out, 0, &je);
+    assert_non_null(j);
+    assert_int_equal(json_integer_value(json_object_get(
+                         json_object_get(json_object_get(j, "stats"), "front"), "footprint")),
+                     268435456);
+    json_decref(j);
     /* the keys each pattern does read */
     assert_int_equal(tu_run_cli("dram --synthetic strided --stride 64 --requests 100 -q", NULL), 0);
     assert_int_equal(tu_run_cli("dram --synthetic mixed --streams 2 --requests 100 -q", NULL), 0);

@@ -132,6 +132,8 @@ static void test_bad_recipes(void **state) {
         {"[axes]\nworkload = bfs\njunk\n",
          "bad.ini:3: malformed line (expected [section] or key = value)"},
         {"key = 1\n", "bad.ini:1: key 'key' is outside any [section]"},
+        {"[axes\nworkload = bfs\n",
+         "bad.ini:1: malformed line (expected [section] or key = value)"},
     };
     static struct recipe r;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

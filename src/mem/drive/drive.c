@@ -35,8 +35,10 @@ int drive_run(const struct drive_ops *ops, void *st, struct memsys *ms, bool loc
                            (unsigned long long)now);
         now = next > now && !lockstep ? next : now + 1;
     }
+    /* the run covers the last visited cycle and the last data beat: a request's data time is
+     * the end of its burst (the burst of a read done at 38 occupies cycles 34-37) */
     uint64_t end = now + 1;
-    if (d.last_data + 1 > end) end = d.last_data + 1;
+    if (d.last_data > end) end = d.last_data;
     res->end_cycle = end;
     res->visited_cycles = visited;
     return memsys_finish(ms, end, e);

@@ -19,7 +19,7 @@ const struct cfg_key synth_keys[] = {
     {"synth.read_share", CFG_DOUBLE, OFF(read_share), "0.8", 0, 1, NULL, "",
      "probability that a request is a read"},
     {"synth.footprint", CFG_INT, OFF(footprint), "1073741824", 4096, 1LL << 46, NULL, "B",
-     "address range the pattern covers"},
+     "address range the pattern covers (unset: 1 GiB, or the whole memory when it is smaller)"},
     {"synth.stride", CFG_INT, OFF(stride), "4096", 1, 1LL << 40, NULL, "B",
      "distance between consecutive requests (strided)"},
     {"synth.streams", CFG_INT, OFF(streams), "8", 1, 4096, NULL, "",
@@ -48,6 +48,7 @@ static int refuse(const struct cfg *c, const char *key, const char *why, struct 
 int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e) {
     memset(sc, 0, sizeof *sc);
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, sc, e) != 0) return -1;
+    sc->footprint_given = cfg_raw(c, "synth.footprint") != NULL;
     for (unsigned k = 0; k < synth_nkeys; k++) {
         unsigned pats = key_patterns(synth_keys[k].name);
         if (!cfg_raw(c, synth_keys[k].name) || (pats >> sc->pattern & 1)) continue;
@@ -76,6 +77,8 @@ const struct stat_desc synth_stat_desc[] = {
     SD(writes, "write requests offered"),
     SD(completed, "requests completed (including forwarded and merged)"),
     SD(stall_cycles, "channel-cycles in which a channel's next request waited for queue space"),
+    SD(footprint, "bytes the addresses range over (synth.footprint, or the memory when smaller "
+                  "and not given)"),
 };
 const unsigned synth_stat_ndesc = CFG_COUNT(synth_stat_desc);
 
@@ -116,8 +119,21 @@ struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms,
     s->cfg = *cfg;
     s->map = memsys_map(ms);
     s->spec = memsys_spec(ms);
+    /* the map ignores address bits above its capacity, so a larger footprint would fold onto
+     * itself and measure a smaller one */
+    uint64_t cap = s->map->total_bits >= 63 ? UINT64_MAX : 1ULL << s->map->total_bits;
+    if ((uint64_t)cfg->footprint > cap && !cfg->footprint_given) s->cfg.footprint = (int64_t)cap;
+    if ((uint64_t)s->cfg.footprint > cap) {
+        free(s);
+        ws_fail(e,
+                "synth.footprint (--footprint) = %lld B is larger than the memory's %llu B "
+                "(its addresses would wrap)",
+                (long long)cfg->footprint, (unsigned long long)cap);
+        return NULL;
+    }
     s->burst = (uint64_t)dram_access_bytes(s->spec);
-    s->nbursts = (uint64_t)cfg->footprint / s->burst;
+    s->st.footprint = (uint64_t)s->cfg.footprint;
+    s->nbursts = s->st.footprint / s->burst;
     if (s->nbursts == 0) s->nbursts = 1;
     ws_rng_seed(&s->rng, (uint64_t)cfg->seed);
     s->stream_pos = calloc((size_t)cfg->streams, sizeof *s->stream_pos);

@@ -21,6 +21,7 @@ struct synth_cfg {
     int64_t streams;   /* mixed pattern */
     int64_t window;    /* per-channel backlog */
     int64_t seed;
+    bool footprint_given; /* set by the user (else 1 GiB, or the whole memory when smaller) */
 };
 extern const struct cfg_key synth_keys[];
 extern const unsigned synth_nkeys;
@@ -35,6 +36,7 @@ int synth_refuse_keys(const struct cfg *c, const char *why, struct ws_err *e);
 struct synth_stats {
     uint64_t requests, reads, writes, completed;
     uint64_t stall_cycles; /* cycles the head request waited for queue space */
+    uint64_t footprint;    /* bytes the addresses range over */
 };
 extern const struct stat_desc synth_stat_desc[];
 extern const unsigned synth_stat_ndesc;

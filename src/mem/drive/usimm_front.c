@@ -81,7 +81,9 @@ const struct stat_desc usimm_front_stat_desc[] = {
        "USIMM core power: 10 W x finish time / cycles per core, halved with 1 channel"),
     SU(system_power_w, STAT_REAL, "W", "dram_power_w + misc_power_w + core_power_w"),
     SU(seconds, STAT_REAL, "s", "cycles / CPU clock (clk_mult / tCK: 3.2 GHz for DDR3-1600)"),
-    SU(edp_js, STAT_REAL, "J*s", "USIMM energy-delay product: system_power_w x seconds^2"),
+    SU(edp_js, STAT_REAL, "J*s",
+       "USIMM energy-delay product: system_power_w x (cycles / 3.2 GHz)^2, USIMM's fixed clock "
+       "whatever clk_mult (= seconds^2 with 4 x DDR3-1600's 800 MHz)"),
 };
 const unsigned usimm_front_stat_ndesc = CFG_COUNT(usimm_front_stat_desc);
 
@@ -528,7 +530,10 @@ int usimm_front_report(struct usimm_front *f, const struct memsys *ms, struct ws
     s->system_power_w = s->dram_power_w + s->misc_power_w + s->core_power_w;
     double cpu_hz = (double)f->mult * 1e12 / (double)memsys_spec(ms)->tCK_ps;
     s->seconds = (double)s->cycles / cpu_hz;
-    s->edp_js = s->system_power_w * s->seconds * s->seconds;
+    /* USIMM's main.c converts cycles at a fixed 3.2 GHz, not at PROCESSOR_CLK_MULTIPLIER x the
+     * DRAM clock: its EDP, reproduced, so figures compare with USIMM's own */
+    double usimm_s = (double)s->cycles / 3.2e9;
+    s->edp_js = s->system_power_w * usimm_s * usimm_s;
     return 0;
 }
 

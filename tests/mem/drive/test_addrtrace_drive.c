@@ -78,8 +78,9 @@ static void test_untimed_conservation(void **state) {
     }
 }
 
-/* One read due at cycle 100 to a closed bank: ACT at 100, RD at 100 + tRCD, last data beat at
- * + CL + nBL: latency tRCD + CL + nBL = 26 tCK. */
+/* One read due at cycle 100 to a closed bank: ACT at 100, RD at 100 + tRCD, data burst over
+ * [100 + tRCD + CL, 100 + tRCD + CL + nBL): latency tRCD + CL + nBL = 26 tCK, and the run ends
+ * with the burst, after 126 cycles (0-125). */
 static void test_timed_unloaded_latency(void **state) {
     (void)state;
     struct run r;
@@ -91,7 +92,11 @@ static void test_timed_unloaded_latency(void **state) {
     assert_true(s->avg_read_lat == (double)lat);
     assert_int_equal(s->late_cycles, 0);
     assert_int_equal(s->stall_cycles, 0);
-    assert_int_equal(r.res.end_cycle, 100 + lat + 1);
+    assert_int_equal(r.res.end_cycle, 100 + lat);
+    const struct memsys_summary *m = memsys_summary(r.ms);
+    assert_int_equal(m->cycles, 100 + lat);
+    assert_true(m->energy_nj > 0);
+    assert_true(m->edp_njs == m->energy_nj * m->seconds);
     done(&r);
 }
 

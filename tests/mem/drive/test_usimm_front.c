@@ -146,6 +146,19 @@ static void test_single_read(void **state) {
     free_run(&r);
 }
 
+/* USIMM's EDP divides its cycle count by a fixed 3.2 GHz whatever PROCESSOR_CLK_MULTIPLIER is;
+ * `seconds` is the simulated time at the multiplier's clock (2 x 800 MHz here). */
+static void test_edp_uses_usimms_fixed_clock(void **state) {
+    (void)state;
+    const char *t = tu_tmpfile("read2.trc", "0 R 0x0 0x400\n");
+    struct run r;
+    const struct usimm_front_stats *s = do_run(&r, CFG1, &t, 1, "usimm.clk_mult=2");
+    double usimm_s = (double)s->cycles / 3.2e9;
+    assert_true(fabs(s->seconds - (double)s->cycles / 1.6e9) < 1e-18);
+    assert_true(fabs(s->edp_js - s->system_power_w * usimm_s * usimm_s) < 1e-24);
+    free_run(&r);
+}
+
 /* Cycle 0 fetches W 0x40 (queued), W 0x40 (merged), R 0x40 (forwarded from the write queue:
  * done at 0 + 10 + 10), R 0x80 (queued); cycle 1 fetches R 0x80 again (merged with the queued
  * read: done at 1 + 1 + 10). The queued read is the single read above (done 118), so Cycles =
@@ -637,11 +650,17 @@ static void test_matches_literal_loop(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stat_table),           cmocka_unit_test(test_retire_bound),
-        cmocka_unit_test(test_write_drain_ends_run), cmocka_unit_test(test_single_read),
-        cmocka_unit_test(test_merge_and_forward),    cmocka_unit_test(test_served_read_lingers),
-        cmocka_unit_test(test_core_prefixes),        cmocka_unit_test(test_bad_trace),
-        cmocka_unit_test(test_conservation_black),   cmocka_unit_test(test_ported_schedulers_black),
+        cmocka_unit_test(test_stat_table),
+        cmocka_unit_test(test_retire_bound),
+        cmocka_unit_test(test_write_drain_ends_run),
+        cmocka_unit_test(test_single_read),
+        cmocka_unit_test(test_edp_uses_usimms_fixed_clock),
+        cmocka_unit_test(test_merge_and_forward),
+        cmocka_unit_test(test_served_read_lingers),
+        cmocka_unit_test(test_core_prefixes),
+        cmocka_unit_test(test_bad_trace),
+        cmocka_unit_test(test_conservation_black),
+        cmocka_unit_test(test_ported_schedulers_black),
         cmocka_unit_test(test_matches_literal_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
