@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 struct setting {
     char *key, *value, *file;
@@ -196,6 +197,12 @@ int cfg_ini_parse_ex(const char *path, const char *text, long *line, struct cfg_
     struct ini_src x = {.text = text, .line = line, .pos = pos};
     *line = 0;
     if (!text && !(x.f = fopen(path, "r"))) return -1;
+    struct stat st;
+    if (x.f && fstat(fileno(x.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(x.f);
+        errno = EISDIR; /* fopen takes a folder; reading it would look like an empty file */
+        return -1;
+    }
     int rc = ini_parse_stream(reader, &x, handler, user);
     if (x.f) fclose(x.f);
     free(x.buf);
@@ -210,6 +217,7 @@ int cfg_ini_parse_ex(const char *path, const char *text, long *line, struct cfg_
 
 int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e) {
     if (rc == 0) return 0;
+    if (rc == -1 && errno == EISDIR) return ws_fail(e, "%s: is a folder, not a file", name);
     if (rc == -1) return ws_fail(e, "%s: cannot open: %s", name, strerror(errno));
     if (rc == CFG_INI_TOO_LONG)
         return ws_fail(e, "%s:%ld: line longer than %d characters", name, line, INI_MAX_LINE - 3);
@@ -394,6 +402,12 @@ int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_
             /* A preset value must obey the same range as a user's. */
             double v = k->type == CFG_INT ? (double)*(int64_t *)((char *)obj + k->offset)
                                           : *(double *)((char *)obj + k->offset);
+            /* 0 where 0 is not allowed: nothing (no preset, no file) gave the key a value */
+            if (v == 0 && k->min > 0)
+                return ws_fail(e,
+                               "%s is not set: it has no default, and the configuration (or its "
+                               "preset) must give it",
+                               k->name);
             if (v < k->min || v > k->max)
                 return ws_fail(e, "preset: %s = %g is out of range [%g, %g]", k->name, v, k->min,
                                k->max);

@@ -91,3 +91,48 @@ int ws_check_output(const char *path, struct ws_err *e) {
         return ws_fail(e, "%s: cannot create files in %s: %s", path, dir, strerror(errno));
     return 0;
 }
+
+int ws_check_not_input(const char *out, const char *in, const char *what, struct ws_err *e) {
+    struct stat so, si;
+    if (!out || !in || stat(out, &so) != 0 || stat(in, &si) != 0) return 0;
+    if (so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+        return ws_fail(e, "%s: is %s this command reads (%s); give another output path", out, what,
+                       in);
+    return 0;
+}
+
+void ws_parent_dir(const char *path, char *buf, size_t n) {
+    snprintf(buf, n, "%s", path);
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        snprintf(buf, n, ".");
+    else
+        slash[slash == buf] = '\0';
+}
+
+int ws_check_not_in_folder(const char *out, const char *dir, const char *what, struct ws_err *e) {
+    struct stat so, sd, sp;
+    if (!out || !dir || stat(out, &so) != 0 || !S_ISREG(so.st_mode) || stat(dir, &sd) != 0)
+        return 0;
+    char parent[4096];
+    ws_parent_dir(out, parent, sizeof parent);
+    if (stat(parent, &sp) == 0 && sp.st_dev == sd.st_dev && sp.st_ino == sd.st_ino)
+        return ws_fail(e, "%s: is a file of %s this command reads (%s); give another output path",
+                       out, what, dir);
+    return 0;
+}
+
+FILE *ws_open_input(const char *path, struct ws_err *e) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ws_fail(e, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        ws_fail(e, "%s: is a folder, not a file", path);
+        return NULL;
+    }
+    return f;
+}

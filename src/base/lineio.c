@@ -2,6 +2,8 @@
  * bytes, and a line splitter that hands out lines in place when they lie inside one chunk. */
 #include "base/lineio.h"
 
+#include "base/fileio.h"
+
 #include <errno.h>
 #include <lzma.h>
 #include <stdint.h>
@@ -61,11 +63,8 @@ static bool starts(const struct ws_lines *l, const unsigned char *m, size_t n) {
 }
 
 struct ws_lines *ws_lines_open(const char *path, struct ws_err *e) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        ws_fail(e, "%s: cannot open: %s", path, strerror(errno ? errno : ENOENT));
-        return NULL;
-    }
+    FILE *f = ws_open_input(path, e);
+    if (!f) return NULL;
     struct ws_lines *l = calloc(1, sizeof *l);
     if (!l || !(l->path = strdup(path)) || !(l->in = malloc(CHUNK)) || !(l->out = malloc(CHUNK))) {
         if (l) free(l->path), free(l->in), free(l);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "gpu/gpu.h"
 #include "mem/drive/usimm_cfg.h"
 #include "workload/workload.h"
@@ -90,6 +91,9 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
             return ws_fail(e, "%s: cannot open: %s (did you mean '%s'?)", o->config_path,
                            strerror(err), near);
     }
+    if (o->config_path && o->out_path &&
+        ws_check_not_input(o->out_path, o->config_path, "the configuration", e) != 0)
+        return -1;
     if (o->config_path) {
         int rc;
         if (usimm_cfg_detect(o->config_path)) {

@@ -328,6 +328,8 @@ int cmd_characterize(int argc, char **argv) {
     struct ws_err e = {{0}};
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
     if (check_values(&o, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
+    /* the table is written after every run: find a path that cannot take it before them */
+    if (o.markdown && ws_check_output(o.markdown, &e) != 0) return cli_fail(&e, WS_EXIT_INPUT);
     struct row *rows = calloc(o.n, sizeof *rows);
     if (!rows) {
         ws_fail(&e, "out of memory");

@@ -182,7 +182,10 @@ int cmd_compare(int argc, char **argv) {
     for (int k = 0; k < o.nvalues; k++)
         if (run_k(&o, k, &s[k], machine, sizeof machine, &e) != 0)
             return cli_fail(&e, WS_EXIT_INPUT);
-    const char *wl = o.extra_buf[0] + strlen("workload.name=");
+    const char *wl = "?";
+    for (int k = 0; k < o.nextra; k++)
+        if (!strncmp(o.extra_buf[k], "workload.name=", strlen("workload.name=")))
+            wl = o.extra_buf[k] + strlen("workload.name=");
     printf("warpsim compare: %s on %s, %s =", wl, machine, o.key);
     for (int k = 0; k < o.nvalues; k++) printf(" %s%s", o.values[k], k + 1 < o.nvalues ? "," : "");
     printf("\n  %-36s", "");

@@ -61,7 +61,9 @@ int cmd_config_import(int argc, char **argv) {
     struct cfg *c = NULL;
     struct gpu *g = NULL;
     for (int k = 0; k < nin; k++)
-        if (gs_opts_load(o, in[k], &e) != 0) goto out;
+        if ((outp && ws_check_not_input(outp, in[k], "a configuration", &e) != 0) ||
+            gs_opts_load(o, in[k], &e) != 0)
+            goto out;
     tf = open_memstream(&text, &tlen);
     uf = open_memstream(&unm, &ulen);
     if (!tf || !uf) {

@@ -135,6 +135,12 @@ int cmd_dram(int argc, char **argv) {
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
     if (o.common.out_path && ws_check_output(o.common.out_path, &e) != 0)
         return cli_fail(&e, WS_EXIT_INPUT);
+    if (o.common.out_path && o.trace &&
+        ws_check_not_input(o.common.out_path, o.trace, "the trace", &e) != 0)
+        return cli_fail(&e, WS_EXIT_INPUT);
+    for (unsigned k = 0; o.common.out_path && k < o.nusimm; k++)
+        if (ws_check_not_input(o.common.out_path, o.usimm[k], "a USIMM trace", &e) != 0)
+            return cli_fail(&e, WS_EXIT_INPUT);
     struct cfg *c = cfg_create();
     struct memsys *ms = NULL;
     struct synth *syn = NULL;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@ struct run_opts {
     int progress; /* -1 auto (a terminal), 0 off, 1 on */
     char setbuf[4][300];
     int nsetbuf;
+    const char *trace; /* -t */
 };
 
 static int add_set(struct run_opts *o, const char *opt, const char *key, const char *val,
@@ -57,6 +59,7 @@ static int parse(struct run_opts *o, int argc, char **argv, struct ws_err *e) {
             if (i + 1 >= argc) return ws_fail(e, "%s needs a trace folder or kernelslist.g", a);
             if (have_w) return ws_fail(e, "run: give one workload (-w NAME or -t TRACE)");
             if (strlen(argv[i + 1]) > 250) return ws_fail(e, "%s: path too long", a);
+            o->trace = argv[i + 1];
             if (add_set(o, a, "workload.name", "trace", e) != 0 ||
                 add_set(o, a, "workload.trace.path", argv[++i], e) != 0)
                 return -1;
@@ -178,6 +181,17 @@ int cmd_run(int argc, char **argv) {
     if (parse(&o, argc, argv, &e) != 0) return cli_fail(&e, WS_EXIT_USAGE);
     if (o.common.out_path && ws_check_output(o.common.out_path, &e) != 0)
         return cli_fail(&e, WS_EXIT_INPUT);
+    if (o.common.out_path && o.trace) {
+        /* -t names the trace's folder, its kernelslist.g or one kernel file */
+        struct stat st;
+        char dir[4096];
+        if (stat(o.trace, &st) == 0 && !S_ISDIR(st.st_mode))
+            ws_parent_dir(o.trace, dir, sizeof dir);
+        else
+            snprintf(dir, sizeof dir, "%s", o.trace);
+        if (ws_check_not_in_folder(o.common.out_path, dir, "the trace", &e) != 0)
+            return cli_fail(&e, WS_EXIT_INPUT);
+    }
     struct cfg *c = cfg_create();
     struct gpu *g = NULL;
     struct workload *w = NULL;

@@ -2,6 +2,8 @@
  * of GPGPU-Sim 4.x as documented in shared/spec/formats-and-presets.md Part A §3. */
 #include "gpu/gpgpusim_import.h"
 
+#include "base/fileio.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -9,6 +11,7 @@
 #include <string.h>
 
 #include "base/cfg.h"
+#include "base/fileio.h"
 
 /* ---- small parsing helpers ---- */
 
@@ -529,8 +532,8 @@ int gs_opts_load_string(struct gs_opts *o, const char *name, const char *text, s
 }
 
 int gs_opts_load(struct gs_opts *o, const char *path, struct ws_err *e) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return ws_fail(e, "%s: cannot open: %s", path, strerror(errno));
+    FILE *f = ws_open_input(path, e);
+    if (!f) return -1;
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     if (!buf) abort();
@@ -829,7 +832,8 @@ int gs_import(struct gs_opts *o, const char *name, FILE *out, FILE *unmapped, un
     if (get_uint(&im, "gpgpu_max_cycle", 0, &v)) goto out;
     if (v) fprintf(f, "max_cycles = %u\n", v);
     if (get_uint(&im, "gpgpu_max_insn", 0, &v)) goto out;
-    if (v) fprintf(f, "max_insts = %u\n", v);
+    /* GPGPU-Sim counts thread instructions (active lanes) against its cap */
+    if (v) fprintf(f, "max_thread_insts = %u ; -gpgpu_max_insn\n", v);
 
     /* ---- core ---- */
     fprintf(f, "\n[core]\n");

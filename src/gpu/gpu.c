@@ -49,6 +49,10 @@ const struct cfg_key gpu_cfg_keys[] = {
     {"gpu.max_insts", CFG_INT, OFF(max_insts), "0", 0, 1e15, NULL, "warp insts",
      "stop at the end of the first core cycle that brings the warp instructions issued to this "
      "many (0: run to completion)"},
+    {"gpu.max_thread_insts", CFG_INT, OFF(max_thread_insts), "0", 0, 1e15, NULL, "thread insts",
+     "stop at the end of the first core cycle that brings the thread instructions (active lanes "
+     "of the issued warp instructions, IPC's count) to this many, as GPGPU-Sim's -gpgpu_max_insn "
+     "(0: run to completion)"},
     {"gpu.lockstep", CFG_BOOL, OFF(lockstep), "false", 0, 0, NULL, "",
      "visit every SM, L2 slice, network and controller in every cycle instead of only when "
      "something is due (many times slower; results must be identical: a check of the loop)"},
@@ -186,6 +190,7 @@ struct gpu {
     struct subpart_stats sp_sum;
     uint64_t cycles_base; /* core cycle of the first launch */
     uint64_t insts;       /* warp instructions issued so far by all SMs (gpu.max_insts) */
+    uint64_t tinsts;      /* their active lanes (gpu.max_thread_insts) */
     double kernel_t0;     /* host time of the current launch */
     gpu_progress_fn progress;
     void *progress_ctx;
@@ -438,9 +443,10 @@ static int dispatch(struct gpu *g, uint64_t now, struct ws_err *e) {
 static inline int run_sm(struct gpu *g, uint32_t i, uint64_t now, bool *did, bool *freed,
                          struct ws_err *e) {
     struct sm *s = g->sm[i];
-    const uint64_t before = sm_stats(s)->warp_insts;
+    const uint64_t before = sm_stats(s)->warp_insts, tbefore = sm_stats(s)->thread_insts;
     if (sm_cycle(s, now, e) != 0) return -1;
     g->insts += sm_stats(s)->warp_insts - before;
+    g->tinsts += sm_stats(s)->thread_insts - tbefore;
     *did = true;
     uint32_t f = sm_take_finished(s);
     if (f) {
@@ -710,10 +716,12 @@ static int step_until(struct gpu *g, bool (*done)(struct gpu *), double t0, stru
     /* The limits are checked at every step, so that where a run stops depends only on the
      * simulated machine, not on which cycles the loop visits (skipping idle time) */
     const uint64_t max_insts = (uint64_t)g->cfg.max_insts;
+    const uint64_t max_tinsts = (uint64_t)g->cfg.max_thread_insts;
     const uint64_t end_cyc =
         g->cfg.max_cycles ? g->cycles_base + (uint64_t)g->cfg.max_cycles : UINT64_MAX;
     while (!done(g)) {
-        if (g->clk.cyc[CLK_CORE] >= end_cyc || (max_insts && g->insts >= max_insts)) {
+        if (g->clk.cyc[CLK_CORE] >= end_cyc || (max_insts && g->insts >= max_insts) ||
+            (max_tinsts && g->tinsts >= max_tinsts)) {
             g->sum.stopped_early = true;
             return 0;
         }

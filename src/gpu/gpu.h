@@ -21,13 +21,14 @@ struct gpu_cfg {
     int64_t subparts; /* L2 slices (memory sub-partitions) per DRAM channel */
     double core_mhz, noc_mhz, l2_mhz;
     int64_t l2_in_q, l2_out_q, dram_q, atomic_lat, dram_latency;
-    int64_t req_header; /* bytes of a request/reply header on the NoC */
-    bool warm_l2;       /* install host-to-device copies in the L2 before each launch */
-    bool flush_l2;      /* empty the L2 before each launch (before warm_l2's copies) */
-    int64_t watchdog;   /* core cycles without progress before a run is stopped */
-    int64_t max_cycles; /* stop after this many core cycles (0: run to completion) */
-    int64_t max_insts;  /* stop after this many warp instructions (0: run to completion) */
-    bool lockstep;      /* visit every component every cycle (a check of the event loop) */
+    int64_t req_header;       /* bytes of a request/reply header on the NoC */
+    bool warm_l2;             /* install host-to-device copies in the L2 before each launch */
+    bool flush_l2;            /* empty the L2 before each launch (before warm_l2's copies) */
+    int64_t watchdog;         /* core cycles without progress before a run is stopped */
+    int64_t max_cycles;       /* stop after this many core cycles (0: run to completion) */
+    int64_t max_insts;        /* stop after this many warp instructions (0: run to completion) */
+    int64_t max_thread_insts; /* ... thread instructions (GPGPU-Sim's -gpgpu_max_insn) */
+    bool lockstep;            /* visit every component every cycle (a check of the event loop) */
 };
 extern const struct cfg_key gpu_cfg_keys[];
 extern const unsigned gpu_cfg_nkeys;

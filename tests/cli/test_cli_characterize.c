@@ -76,6 +76,13 @@ static void test_errors(void **state) {
     assert_int_equal(tu_run_cli("characterize -w vecadd -w trace", &out), 1);
     assert_non_null(strstr(out, "characterize: unknown workload 'trace'"));
     free(out);
+    /* a table path that cannot be written is found before any simulation (its output is the
+     * error alone, no "characterize:" progress line) */
+    assert_int_equal(
+        tu_run_cli("characterize --all --size paper --markdown /no-such-dir/t.md", &out), 1);
+    assert_string_equal(
+        out, "warpsim: /no-such-dir/t.md: folder /no-such-dir: No such file or directory\n");
+    free(out);
     assert_int_equal(tu_run_cli("characterize", &out), 2);
     assert_non_null(strstr(out, "give -w NAME or --all"));
     free(out);

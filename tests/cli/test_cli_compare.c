@@ -39,6 +39,14 @@ static void test_side_by_side(void **state) {
     snprintf(args, sizeof args, "compare %s mc.policy=frfcfs,fcfs", common);
     assert_int_equal(tu_run_cli(args, &cmp), 0);
     assert_non_null(strstr(cmp, "warpsim compare: kmeans on gtx480, mc.policy = frfcfs, fcfs\n"));
+    /* the header names the workload whatever option came first */
+    char *h = NULL;
+    assert_int_equal(tu_run_cli("compare -c gtx480 --size test -w vecadd --set gpu.max_insts=2000 "
+                                "mc.policy=frfcfs,fcfs",
+                                &h),
+                     0);
+    assert_non_null(strstr(h, "warpsim compare: vecadd on gtx480, mc.policy = frfcfs, fcfs\n"));
+    free(h);
     snprintf(args, sizeof args, "run %s --set mc.policy=frfcfs", common);
     assert_int_equal(tu_run_cli(args, &a), 0);
     snprintf(args, sizeof args, "run %s --set mc.policy=fcfs", common);

@@ -235,6 +235,37 @@ static void test_output_paths(void **state) {
     snprintf(want, sizeof want, "warpsim: %s: is a folder, not a file\n", dir);
     assert_string_equal(text, want);
     free(text);
+    /* a folder given as an input file */
+    const char *folder_inputs[] = {"-c %s --synthetic random", "--trace %s", "--usimm %s"};
+    for (size_t k = 0; k < sizeof folder_inputs / sizeof folder_inputs[0]; k++) {
+        char src[700];
+        snprintf(src, sizeof src, folder_inputs[k], dir);
+        snprintf(args, sizeof args, "dram %s -q", src);
+        assert_int_equal(tu_run_cli(args, &text), 1);
+        assert_string_equal(text, want);
+        free(text);
+    }
+    /* the result would overwrite the input */
+    const char *tr = tu_tmpfile("in.trc", "0x0 R\n");
+    snprintf(args, sizeof args, "dram --trace %s -q -o %s", tr, tr);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    snprintf(want, sizeof want,
+             "warpsim: %s: is the trace this command reads (%s); give another output path\n", tr,
+             tr);
+    assert_string_equal(text, want);
+    free(text);
+    char *kept = tu_slurp(tr, NULL);
+    assert_string_equal(kept, "0x0 R\n");
+    free(kept);
+    const char *ini = tu_tmpfile("in.ini", "[dram]\npreset = ddr4-2400\n");
+    snprintf(args, sizeof args, "dram -c %s --synthetic random --requests 10 -q -o %s", ini, ini);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    snprintf(want, sizeof want,
+             "warpsim: %s: is the configuration this command reads (%s); give another output "
+             "path\n",
+             ini, ini);
+    assert_string_equal(text, want);
+    free(text);
     struct stat st;
     if (stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)) {
         assert_int_equal(tu_run_cli("dram --synthetic random --requests 100 -q -o /dev/null", NULL),

@@ -200,6 +200,26 @@ static void test_import_malformed(void **state) {
     assert_string_equal(out, want);
     assert_false(tu_file_exists(ini));
     free(out);
+    /* a folder; the output named as the input */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s", g);
+    *strrchr(dir, '/') = 0;
+    snprintf(args, sizeof args, "config import %s -o %s", dir, ini);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want, "warpsim: %s: is a folder, not a file\n", dir);
+    assert_string_equal(out, want);
+    free(out);
+    snprintf(args, sizeof args, "config import %s -o %s", g, g);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(want, sizeof want,
+             "warpsim: %s: is a configuration this command reads (%s); give another output "
+             "path\n",
+             g, g);
+    assert_string_equal(out, want);
+    free(out);
+    char *kept = tu_slurp(g, NULL);
+    assert_string_equal(kept, "-gpgpu_n_clusters 8\n");
+    free(kept);
 }
 
 int main(void) {

@@ -97,6 +97,44 @@ static void test_errors(void **state) {
                                  "dram takes a memory configuration (warpsim list configs); for "
                                  "this machine's DRAM: --set dram.preset=gddr6-rtx2060s"));
     free(text);
+    /* a machine key without a default that the file leaves out */
+    const char *m = tu_tmpfile("run-partial.ini", "[gpu]\nsms = 4\n");
+    char margs[700];
+    snprintf(margs, sizeof margs, "run -c %s -w vecadd -q", m);
+    assert_int_equal(tu_run_cli(margs, &text), 1);
+    assert_string_equal(text, "warpsim: gpu.subparts is not set: it has no default, and the "
+                              "configuration (or its preset) must give it\n");
+    free(text);
+    /* a folder as the configuration; an output that would overwrite an input */
+    const char *f = tu_tmpfile("run-in.ini", "[gpu]\nsms = 2\n");
+    char dir[600], args[1400], exp[1400];
+    snprintf(dir, sizeof dir, "%s", f);
+    *strrchr(dir, '/') = 0;
+    snprintf(args, sizeof args, "run -c %s -w vecadd -q", dir);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    snprintf(exp, sizeof exp, "warpsim: %s: is a folder, not a file\n", dir);
+    assert_string_equal(text, exp);
+    free(text);
+    snprintf(args, sizeof args, "run -c %s --set gpu.subparts=1 -w vecadd -q -o %s", f, f);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    assert_non_null(strstr(text, "is the configuration this command reads"));
+    free(text);
+    char *kept = tu_slurp(f, NULL);
+    assert_string_equal(kept, "[gpu]\nsms = 2\n");
+    free(kept);
+    /* a trace given by its folder or its kernel list: no file of its folder is overwritten */
+    const char *kl = tu_tmpfile("kernelslist.g", "kernel-1.traceg\n");
+    const char *forms[] = {dir, kl};
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args, "run -c gtx480 -t %s -q -o %s", forms[k], kl);
+        assert_int_equal(tu_run_cli(args, &text), 1);
+        snprintf(exp, sizeof exp,
+                 "warpsim: %s: is a file of the trace this command reads (%s); give another "
+                 "output path\n",
+                 kl, dir);
+        assert_string_equal(text, exp);
+        free(text);
+    }
 }
 
 int main(void) {

@@ -263,7 +263,8 @@ static const char *const small_cfg =
     "RBBBCCCC.BCCSSSSS\n"
     "-gpgpu_dram_scheduler 0\n"
     "-dram_latency 100\n"
-    "-power_simulation_enabled 0\n";
+    "-power_simulation_enabled 0\n"
+    "-gpgpu_max_insn 32000000\n";
 
 static char *import_text(const char *cfg, unsigned *nunm, char **unm) {
     struct gs_opts *o = gs_opts_create();
@@ -305,6 +306,9 @@ static void test_import_small_config(void **state) {
     assert_non_null(strstr(ini, "\nmap = RRRRRRRRRRRRRGGBCCCCHHBCCCSSSS\n"));
     /* 100 core cycles at 1000 MHz are 80 cycles of the 800 MHz L2 */
     assert_non_null(strstr(ini, "\ndram_latency = 80 ; -dram_latency 100 (core cycles)\n"));
+    /* GPGPU-Sim's cap counts thread instructions, not warp instructions */
+    assert_non_null(strstr(ini, "\nmax_thread_insts = 32000000 ; -gpgpu_max_insn\n"));
+    assert_null(strstr(ini, "\nmax_insts"));
     /* listed, never dropped: one whole option and three parts (L1 set index P, two data ports) */
     assert_null(strstr(unm, "-dram_latency"));
     assert_non_null(strstr(unm, "; unmapped: -power_simulation_enabled 0\n"));
@@ -345,7 +349,7 @@ static void test_opts_log_block_and_errors(void **state) {
     FILE *f = open_memstream(&text, &len);
     unsigned n;
     assert_int_equal(gs_import(o, "x", f, NULL, &n, &e), -1);
-    expect_err(&e, "small.config:20: cache config 'S:32:128,L:B:m:W:X,A:192:4,32:0,32'");
+    expect_err(&e, "small.config:21: cache config 'S:32:128,L:B:m:W:X,A:192:4,32:0,32'");
     fclose(f);
     free(text);
     free(cfg);

@@ -99,6 +99,18 @@ static void test_limits(void **state) {
     free(cut.json);
     free(at.json);
     free(before.json);
+    /* gpu.max_thread_insts counts active lanes (GPGPU-Sim's -gpgpu_max_insn): BFS's warps run
+     * partly masked, so the same number of thread instructions is reached later than that many
+     * warp instructions x 32 would say, and a run capped at the thread count of `cut` stops in
+     * the same cycle */
+    snprintf(set, sizeof set, "workload.bfs.nodes=4096;gpu.max_thread_insts=%llu",
+             (unsigned long long)cut.s.thread_insts);
+    must_run("rtx2060s", "bfs", set, &at);
+    assert_true(at.s.stopped_early);
+    assert_true(cut.s.thread_insts < 32 * cut.s.warp_insts);
+    assert_int_equal(at.s.cycles, cut.s.cycles);
+    assert_int_equal(at.s.thread_insts, cut.s.thread_insts);
+    free(at.json);
 }
 
 /* The loop visits only what is due and skips idle time; gpu.lockstep visits every SM, slice,
