@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@ static const char usage[] =
     "             partition, time and memory from the options or the recipe's [slurm]\n"
     "  --status   how many jobs of DIR are done, failed, still queued or running\n"
     "  --collect  the same, then status.json and the failed jobs' errors; exit 0 when all\n"
-    "             are done, 1 when some failed, 75 while some are still queued or running\n";
+    "             are done, 1 when some failed (or a local sweep stopped before running them),\n"
+    "             75 while some are still queued or running\n";
 
 struct sweep {
     struct recipe r;
@@ -312,6 +314,15 @@ static void on_finished(void *ctx, int task, int status, double secs) {
             snprintf(sw->error[j], sizeof sw->error[j], "exit status %d, no result",
                      sw->exit_code[j]);
     }
+    /* as a Slurm task leaves it (the shell's status: 128 + signal when killed), so that
+     * --status and --collect tell this job's outcome from the files */
+    char ex[PATH_MAX];
+    job_path(sw, j, "logs", ".exit", ex, sizeof ex);
+    FILE *xf = fopen(ex, "w");
+    if (xf) {
+        fprintf(xf, "%d\n", sw->signo[j] ? 128 + sw->signo[j] : sw->exit_code[j]);
+        fclose(xf);
+    }
     write_status(sw);
     if (sw->tty) progress(sw, false); /* a log gets a line per started job, and a last one */
 }
@@ -389,8 +400,9 @@ static const char *self_exe(const char *argv0) {
     return argv0;
 }
 
-/* --status / --collect: the state of each job from the files alone (results, logs/NAME.exit
- * that Slurm tasks leave), wherever the jobs ran. */
+/* --status / --collect: the state of each job from the files alone (results, the logs/NAME.exit
+ * that Slurm tasks and local jobs leave, sweep.pid while a local sweep runs), wherever the jobs
+ * ran. */
 static int follow(const char *dir, bool collect) {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/jobs.json", dir);
@@ -427,9 +439,14 @@ static int follow(const char *dir, bool collect) {
         } else if (access(ex, F_OK) == 0) {
             failed++;
             last_line(ex, line, sizeof line);
+            int status = atoi(line);
             json_object_set_new(o, "state", json_string("failed"));
-            json_object_set_new(o, "exit_status", json_integer(atoi(line)));
+            json_object_set_new(o, "exit_status", json_integer(status));
             last_line(err, line, sizeof line);
+            if (!line[0] && status > 128)
+                snprintf(line, sizeof line, "killed by signal %d", status - 128);
+            else if (!line[0])
+                snprintf(line, sizeof line, "exit status %d, no result", status);
             json_object_set_new(o, "error", json_string(line));
             snprintf(path, sizeof path, "logs/%s.err", name);
             json_object_set_new(o, "stderr", json_string(path));
@@ -451,12 +468,25 @@ static int follow(const char *dir, bool collect) {
             code = WS_EXIT_INPUT;
         }
     }
-    char jid[64] = "";
+    char jid[64] = "", pid[32] = "";
     snprintf(path, sizeof path, "%s/slurm.jobid", dir);
     last_line(path, jid, sizeof jid);
-    printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n, failed,
-           n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");
-    if (collect && code == WS_EXIT_OK) code = failed ? WS_EXIT_INPUT : done < n ? 75 : WS_EXIT_OK;
+    snprintf(path, sizeof path, "%s/sweep.pid", dir);
+    last_line(path, pid, sizeof pid);
+    /* a local sweep (no slurm.sbatch) runs its jobs while its process lives; without it nothing
+     * will finish them */
+    snprintf(path, sizeof path, "%s/slurm.sbatch", dir);
+    bool local = access(path, F_OK) != 0;
+    bool stopped = local && !(pid[0] && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM));
+    if (stopped)
+        printf("sweep %s: %d/%d done, %d failed, %d not run (the sweep is not running: finish it "
+               "with --resume)\n",
+               dir, done, n, failed, n - done - failed);
+    else
+        printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n,
+               failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");
+    if (collect && code == WS_EXIT_OK)
+        code = failed || (stopped && done < n) ? WS_EXIT_INPUT : done < n ? 75 : WS_EXIT_OK;
     json_decref(st);
     json_decref(root);
     return code;
@@ -692,6 +722,9 @@ int cmd_sweep(int argc, char **argv) {
         job_path(sw, j, "logs", ".err", er, PATH_MAX);
         tasks[ntasks] = (struct pool_task){job_argv[j], o, er};
         task_job[ntasks++] = j;
+        char ex[PATH_MAX];
+        job_path(sw, j, "logs", ".exit", ex, sizeof ex);
+        remove(ex); /* an earlier attempt's */
     }
     sw->total_to_run = ntasks;
     sw->workers = workers;
@@ -699,8 +732,17 @@ int cmd_sweep(int argc, char **argv) {
     sw->t_start = pool_now();
     write_status(sw);
     progress(sw, false);
+    /* while it exists and names a live process, --status counts unfinished jobs as running */
+    char pidf[PATH_MAX + 32];
+    snprintf(pidf, sizeof pidf, "%s/sweep.pid", out);
+    FILE *pf = fopen(pidf, "w");
+    if (pf) {
+        fprintf(pf, "%ld\n", (long)getpid());
+        fclose(pf);
+    }
     struct pool_cb cb = {sw, on_started, on_finished};
     int rc = pool_run(self_exe(argv[0]), tasks, ntasks, workers, &cb, &e);
+    remove(pidf);
     for (int t = 0; t < ntasks; t++) {
         free((char *)tasks[t].out_path);
         free((char *)tasks[t].err_path);

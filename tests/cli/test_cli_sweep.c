@@ -214,6 +214,15 @@ static void test_failed_job_recorded(void **state) {
     assert_non_null(err);
     assert_non_null(strstr(err, "cannot write"));
     free(err);
+    /* --status / --collect read the local job's outcome from its files and keep the failure */
+    snprintf(args, sizeof args, "sweep --collect %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "1/2 done, 1 failed, 0 not run (the sweep is not running"));
+    free(out);
+    snprintf(path, sizeof path, "%s/status.json", d);
+    st = tu_slurp(path, NULL);
+    assert_non_null(strstr(st, "\"state\": \"failed\",\n   \"exit_status\": 1,"));
+    free(st);
     /* fixed, --resume runs only the failed job */
     snprintf(cmd, sizeof cmd, "rm -rf %s/results/fcfs_vecadd.json.tmp", d);
     assert_int_equal(system(cmd), 0);
@@ -230,6 +239,17 @@ static void test_failed_job_recorded(void **state) {
     fclose(f);
     assert_int_equal(tu_run_cli(args, &out), 0);
     assert_non_null(strstr(out, "sweep: 2 jobs, 2 run, 0 kept from before, 0 failed"));
+    free(out);
+    /* a local sweep that stopped before a job ran (its result gone, no exit file): not run, and
+     * nothing is running it */
+    snprintf(path, sizeof path, "%s/results/frfcfs_vecadd.json", d);
+    assert_int_equal(remove(path), 0);
+    snprintf(path, sizeof path, "%s/logs/frfcfs_vecadd.exit", d);
+    assert_int_equal(remove(path), 0);
+    snprintf(args, sizeof args, "sweep --collect %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    assert_non_null(strstr(out, "1/2 done, 0 failed, 1 not run (the sweep is not running: finish "
+                                "it with --resume)"));
     free(out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", d);
     assert_int_equal(system(cmd), 0);
