@@ -434,15 +434,37 @@ static void fig_bars(const struct rpt_table *t, const struct rcp_figure *fg, FIL
         fprintf(gp, ", NaN with lines lw 2 dt 2 lc rgb \"black\" title \"baseline (%s = 1.0)\"",
                 r->axes[r->base_axis].values[r->base_value]);
     fputs("\n", gp);
-    /* headline: the all-workload mean per series */
-    fprintf(md, "- **%s**: %s of %s over the %d values of %s:", fg->name,
-            fg->normalise ? "geometric mean" : "arithmetic mean", r->metrics[m].label, nx,
-            fg->x >= 0 ? r->axes[fg->x].key : "jobs");
+    /* headline: the all-workload mean per series; when some results are missing, over the x
+     * values every series has, so that the series are compared on the same jobs */
+    bool common[RCP_MAX_VALUES];
+    int ncommon = 0;
+    for (int c = 0; c < nx; c++) {
+        common[c] = true;
+        for (int s = 0; s < ns && fg->x >= 0; s++)
+            if (!isfinite(agg(t, fg, m, c, s, NULL, v))) common[c] = false;
+        ncommon += common[c];
+    }
+    bool whole = fg->x < 0 || ncommon == nx;
+    fprintf(md, "- **%s**: %s of %s over the %d values of %s", fg->name,
+            fg->normalise ? "geometric mean" : "arithmetic mean", r->metrics[m].label,
+            whole ? nx : ncommon, fg->x >= 0 ? r->axes[fg->x].key : "jobs");
+    if (!whole) fprintf(md, " that every series has a result for (of %d)", nx);
+    fputs(":", md);
     for (int s = 0; s < ns; s++) {
         char num[32];
+        double y;
+        if (whole) {
+            y = agg(t, fg, m, -1, s, NULL, v);
+        } else {
+            double per[RCP_MAX_VALUES];
+            int k = 0;
+            for (int c = 0; c < nx; c++)
+                if (common[c]) per[k++] = agg(t, fg, m, c, s, NULL, v);
+            y = fg->normalise ? rpt_geomean(per, k) : rpt_amean(per, k);
+        }
         fprintf(md, "%s %s %s", s ? "," : "", value_name(t, fg->series, s),
-                fmt3(num, sizeof num, agg(t, fg, m, -1, s, NULL, v), fg->normalise));
-        if (fg->normalise && wl_x && t->ngroups > 1) {
+                fmt3(num, sizeof num, y, fg->normalise));
+        if (whole && fg->normalise && wl_x && t->ngroups > 1) {
             fputs(" (", md);
             for (int g = 0; g < t->ngroups; g++)
                 fprintf(md, "%s%s %s", g ? ", " : "", t->groups[g],
