@@ -40,6 +40,8 @@ struct cfg {
     size_t nbind, capbind;
     struct note *note; /* cfg_note_key() */
     size_t nnote, capnote;
+    struct note *unread; /* cfg_refuse_set(): bound keys this configuration does not read */
+    size_t nunread, capunread;
 };
 
 struct cfg *cfg_create(void) {
@@ -61,6 +63,11 @@ void cfg_destroy(struct cfg *c) {
         free(c->note[i].text);
     }
     free(c->note);
+    for (size_t i = 0; i < c->nunread; i++) {
+        free(c->unread[i].key);
+        free(c->unread[i].text);
+    }
+    free(c->unread);
     free(c);
 }
 
@@ -477,6 +484,36 @@ int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err
     return 0;
 }
 
+static const char *unread_why(const struct cfg *c, const char *key) {
+    for (size_t i = 0; i < c->nunread; i++)
+        if (strcmp(c->unread[i].key, key) == 0) return c->unread[i].text;
+    return NULL;
+}
+
+int cfg_refuse_set(struct cfg *c, const char *key, const char *why, struct ws_err *e) {
+    if (!unread_why(c, key)) { /* for cfg_dump, which writes the key commented out */
+        if (c->nunread == c->capunread) {
+            size_t cap = c->capunread ? 2 * c->capunread : 16;
+            struct note *n = realloc(c->unread, cap * sizeof *n);
+            if (!n) return ws_fail(e, "out of memory");
+            c->unread = n, c->capunread = cap;
+        }
+        struct note *n = &c->unread[c->nunread];
+        n->key = strdup(key);
+        n->text = strdup(why);
+        if (!n->key || !n->text) {
+            free(n->key);
+            free(n->text);
+            return ws_fail(e, "out of memory");
+        }
+        c->nunread++;
+    }
+    if (!cfg_raw(c, key)) return 0;
+    char where[600];
+    return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
+                   cfg_origin(c, key, where, sizeof where), key, why);
+}
+
 static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {
     char where[600];
     for (size_t i = 0; i < c->nnote; i++)
@@ -546,6 +583,14 @@ void cfg_dump(const struct cfg *c, FILE *out) {
             const char *val = bd->val[i];
             char origin[600];
             cfg_origin(c, k->name, origin, sizeof origin);
+            /* a key this configuration does not read stays in the dump, commented out, so that
+             * the dump loads back (setting it would be an error) */
+            const char *why = unread_why(c, k->name);
+            if (why) {
+                fprintf(out, "; %-16s = %-14s ; not read with this configuration (%s)\n", dot + 1,
+                        val, why);
+                continue;
+            }
             fprintf(out, "%-18s = %-14s ; %s%s%s%s [%s]\n", dot + 1, val, k->doc,
                     k->unit && k->unit[0] ? " (" : "", k->unit ? k->unit : "",
                     k->unit && k->unit[0] ? ")" : "",

@@ -93,6 +93,10 @@ int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
  * selected): if it is set, cfg_check_unclaimed() says so with `text` (e.g. "read with mc.policy
  * = wafcfs, basjf") instead of calling it unknown. The first note of a key counts. */
 int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e);
+/* For a key bound with the rest of its table but not read under the configuration's other
+ * choices: when the user set it, the "not read with this configuration (why)" error at its
+ * origin; 0 when it is not set. Either way cfg_dump() then writes it commented out. */
+int cfg_refuse_set(struct cfg *c, const char *key, const char *why, struct ws_err *e);
 /* The same check for one key (sweeps: a setting may apply to some jobs only). */
 int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 

@@ -137,7 +137,7 @@ int cmd_config(int argc, char **argv) {
     } else {
         ms = memsys_create(c, &e);
         if (!ms) goto out;
-        if (cfg_bind(c, "synth", synth_keys, synth_nkeys, &sc, &e) != 0) goto out;
+        if (synth_configure(&sc, c, &e) != 0) goto out;
         struct usimm_front_cfg fc;
         if (usimm_front_configure(&fc, c, &e) != 0) goto out;
     }

@@ -911,7 +911,7 @@ int gs_import(struct gs_opts *o, const char *name, FILE *out, FILE *unmapped, un
         fprintf(f, "in_q = %u\n", v);
     if ((s = get(&im, "icnt_out_buffer_limit", &w)) && parse_uint(s, &v) && v)
         fprintf(f, "out_q = %u\n", v);
-    fprintf(f, "alloc = islip\nislip_iters = 1\n");
+    fprintf(f, "alloc = islip\n");
 
     /* ---- dram ---- */
     struct gs_dram_timing t;

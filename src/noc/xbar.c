@@ -40,7 +40,11 @@ const unsigned xbar_cfg_nkeys = CFG_COUNT(xbar_cfg_keys);
 
 int xbar_cfg_configure(struct xbar_cfg *xc, struct cfg *c, struct ws_err *e) {
     memset(xc, 0, sizeof *xc);
-    return cfg_bind(c, "noc", xbar_cfg_keys, xbar_cfg_nkeys, xc, e);
+    if (cfg_bind(c, "noc", xbar_cfg_keys, xbar_cfg_nkeys, xc, e) != 0) return -1;
+    if (xc->alloc != XBAR_ISLIP &&
+        cfg_refuse_set(c, "noc.islip_iters", "read with noc.alloc = islip", e) != 0)
+        return -1;
+    return 0;
 }
 
 static uint32_t flits_of(int64_t flit, uint32_t bytes) {

@@ -60,6 +60,27 @@ static void test_dump_reloads(void **state) {
         free(ents[i]);
     }
     free(ents);
+    /* a dump runs: keys this configuration does not read (synth.stride under the random
+     * pattern, the R-MAT keys of BFS's Rodinia graph) are written commented out, since setting
+     * them is an error */
+    const char *const runs[][2] = {
+        {"config dump", "dram -c %s --synthetic random --requests 100 -q"},
+        {"config dump -w bfs", "run -c %s -w bfs --set workload.size=test --set "
+                               "gpu.max_insts=5000 -q"},
+    };
+    for (int k = 0; k < 2; k++) {
+        char *d = NULL, *out = NULL, args[4096];
+        assert_int_equal(tu_run_cli(runs[k][0], &d), 0);
+        assert_non_null(strstr(d, k ? "\n; graph.rmat_a     = 0.57           ; not read with this "
+                                      "configuration (read with workload.graph.gen = rmat)\n"
+                                    : "\n; stride           = 4096           ; not read with this "
+                                      "configuration (read with synth.pattern = strided)\n"));
+        const char *f = tu_tmpfile("dump-run.ini", d);
+        snprintf(args, sizeof args, runs[k][1], f);
+        if (tu_run_cli(args, &out) != 0) fail_msg("%s: %s", args, out);
+        free(d);
+        free(out);
+    }
 }
 
 /* Whether `key` starts a line of text (the first word of a key-reference line). */

@@ -97,6 +97,20 @@ static void test_errors(void **state) {
                                  "dram takes a memory configuration (warpsim list configs); for "
                                  "this machine's DRAM: --set dram.preset=gddr6-rtx2060s"));
     free(text);
+    /* keys the configuration's other choices do not read */
+    expect_error("-w vecadd --set noc.alloc=rr --set noc.islip_iters=8",
+                 "warpsim: --set #2: key 'noc.islip_iters' is not read with this configuration "
+                 "(read with noc.alloc = islip)\n");
+    expect_error("-w vecadd --set mc.row_timeout=5",
+                 "warpsim: --set #1: key 'mc.row_timeout' is not read with this configuration "
+                 "(read with mc.row_policy = timeout)\n");
+    expect_error("-w bfs --set workload.graph.rmat_a=0.9",
+                 "warpsim: --set #1: key 'workload.graph.rmat_a' is not read with this "
+                 "configuration (read with workload.graph.gen = rmat)\n");
+    expect_error("-w sssp --set workload.graph.path=/nonexistent.mtx --set workload.graph.nodes=9",
+                 "warpsim: --set #2: key 'workload.graph.nodes' is not read with this "
+                 "configuration (read when no graph file is given; this run reads "
+                 "/nonexistent.mtx)\n");
     /* a machine key without a default that the file leaves out */
     const char *m = tu_tmpfile("run-partial.ini", "[gpu]\nsms = 4\n");
     char margs[700];

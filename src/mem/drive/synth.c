@@ -39,33 +39,27 @@ static unsigned key_patterns(const char *key) {
     return 0x1fu;
 }
 
-static int refuse(const struct cfg *c, const char *key, const char *why, struct ws_err *e) {
-    char where[600];
-    return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
-                   cfg_origin(c, key, where, sizeof where), key, why);
-}
-
 int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e) {
     memset(sc, 0, sizeof *sc);
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, sc, e) != 0) return -1;
     sc->footprint_given = cfg_raw(c, "synth.footprint") != NULL;
     for (unsigned k = 0; k < synth_nkeys; k++) {
         unsigned pats = key_patterns(synth_keys[k].name);
-        if (!cfg_raw(c, synth_keys[k].name) || (pats >> sc->pattern & 1)) continue;
+        if (pats >> sc->pattern & 1) continue;
         char why[200] = "read with synth.pattern =";
         for (unsigned p = 0; pattern_names[p]; p++)
             if (pats >> p & 1) {
                 size_t n = strlen(why);
                 snprintf(why + n, sizeof why - n, " %s", pattern_names[p]);
             }
-        return refuse(c, synth_keys[k].name, why, e);
+        if (cfg_refuse_set(c, synth_keys[k].name, why, e) != 0) return -1;
     }
     return 0;
 }
 
-int synth_refuse_keys(const struct cfg *c, const char *why, struct ws_err *e) {
+int synth_refuse_keys(struct cfg *c, const char *why, struct ws_err *e) {
     for (unsigned k = 0; k < synth_nkeys; k++)
-        if (cfg_raw(c, synth_keys[k].name)) return refuse(c, synth_keys[k].name, why, e);
+        if (cfg_raw(c, synth_keys[k].name)) return cfg_refuse_set(c, synth_keys[k].name, why, e);
     return 0;
 }
 

@@ -31,7 +31,7 @@ extern const unsigned synth_nkeys;
 int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e);
 /* For a run with another request source: a synth key that is set is an error (`why` says what
  * reads it). */
-int synth_refuse_keys(const struct cfg *c, const char *why, struct ws_err *e);
+int synth_refuse_keys(struct cfg *c, const char *why, struct ws_err *e);
 
 struct synth_stats {
     uint64_t requests, reads, writes, completed;

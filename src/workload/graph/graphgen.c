@@ -166,6 +166,40 @@ int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_
                    struct ws_err *e) {
     memset(g, 0, sizeof *g);
     if (cfg_bind(c, "workload.graph", graph_keys, CFG_COUNT(graph_keys), gc, e)) return -1;
+    /* the generator's keys mean nothing with a file, and each generator reads only its own */
+    static const struct {
+        const char *key;
+        unsigned gens; /* bit per enum graph_gen_kind that reads it */
+    } gen_keys[] = {
+        {"workload.graph.gen", 0xf},
+        {"workload.graph.nodes", 0xf},
+        {"workload.graph.degree",
+         1u << GRAPH_GEN_RODINIA | 1u << GRAPH_GEN_RMAT | 1u << GRAPH_GEN_UNIFORM},
+        {"workload.graph.width", 1u << GRAPH_GEN_GRID},
+        {"workload.graph.max_weight",
+         1u << GRAPH_GEN_RMAT | 1u << GRAPH_GEN_UNIFORM | 1u << GRAPH_GEN_GRID},
+        {"workload.graph.rmat_a", 1u << GRAPH_GEN_RMAT},
+        {"workload.graph.rmat_b", 1u << GRAPH_GEN_RMAT},
+        {"workload.graph.rmat_c", 1u << GRAPH_GEN_RMAT},
+    };
+    for (size_t k = 0; k < CFG_COUNT(gen_keys); k++) {
+        char why[160];
+        if (gc->path[0]) {
+            if (!strcmp(gen_keys[k].key, "workload.graph.max_weight"))
+                continue; /* sssp: a file
+           without weights draws them */
+            snprintf(why, sizeof why, "read when no graph file is given; this run reads %s",
+                     gc->path);
+        } else if (!(gen_keys[k].gens >> gc->gen & 1)) {
+            snprintf(why, sizeof why, "read with workload.graph.gen =");
+            for (int g = 0; gen_names[g]; g++)
+                if (gen_keys[k].gens >> g & 1)
+                    snprintf(why + strlen(why), sizeof why - strlen(why), " %s", gen_names[g]);
+        } else {
+            continue;
+        }
+        if (cfg_refuse_set(c, gen_keys[k].key, why, e) != 0) return -1;
+    }
     if (gc->path[0]) {
         const char *key = "workload.graph.path";
         if (gc->path_key && !cfg_raw(c, key)) key = gc->path_key; /* the workload's preset */

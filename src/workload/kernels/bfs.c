@@ -221,6 +221,14 @@ struct workload *bfs_create(struct cfg *c, const struct workload_common *wc, str
     struct bfs_cfg bc = {.nodes = wc->size == WL_SIZE_PAPER ? 1000000 : 32768};
     if (cfg_bind(c, "workload.bfs", bfs_keys, CFG_COUNT(bfs_keys), &bc, e)) return NULL;
     char where[600];
+    /* with a graph file there is nothing to generate (workload.graph.* overrides these keys
+     * otherwise, as documented) */
+    const char *gpath = cfg_raw(c, "workload.graph.path");
+    if (bc.graph[0] || (gpath && *gpath))
+        for (int k = 0; k < 2; k++)
+            if (cfg_refuse_set(c, k ? "workload.bfs.degree" : "workload.bfs.nodes",
+                               "read when no graph file is given", e) != 0)
+                return NULL;
     if (bc.degree % 2)
         return ws_fail(e, "%s: workload.bfs.degree = %lld must be even (edges come in pairs)",
                        cfg_origin(c, "workload.bfs.degree", where, sizeof where),
