@@ -111,6 +111,11 @@ static void test_errors(void **state) {
                  "warpsim: --set #2: key 'workload.graph.nodes' is not read with this "
                  "configuration (read when no graph file is given; this run reads "
                  "/nonexistent.mtx)\n");
+    /* a trace has no input size or seed */
+    expect_error("-c gtx480 -t " WS_SHARED_DATA "/traces/accelsim/microgpusim-vectoradd-100-32 "
+                 "--size paper",
+                 "warpsim: --size: key 'workload.size' is not read with this configuration (read "
+                 "by the built-in workloads, not by a trace)\n");
     /* a machine key without a default that the file leaves out */
     const char *m = tu_tmpfile("run-partial.ini", "[gpu]\nsms = 4\n");
     char margs[700];

@@ -231,7 +231,10 @@ static const struct dram_spec gddr5_6gbps_line = {
  * Omitted values from the Accel-Sim RTX3070 GDDR6 string: WL=8, CDLR=10 (WTR), CCDL=6,
  * RTPL=4. RCDWR 12 (Ramulator GDDR6 RCDWR/RCDRD ratio 16/27 of 20); FAW 16 ns = 56, tRFC
  * 120 ns = 420, tREFI 1.9 us = 6650 [derived, JESD250 class]. 16 channels x 16 bit x 14 Gb/s
- * = 448 GB/s, the RTX 2060 Super's bandwidth. */
+ * = 448 GB/s, the RTX 2060 Super's bandwidth. Two time bases, on purpose: the core timings are
+ * the seed's cycle counts at GPGPU-Sim's 3.5 GHz (tRCD 5.7 ns, a closed-bank read 12.6 ns),
+ * shorter than a real part's (ACT to data about 30 ns), so that results compare with the
+ * seed's; FAW and refresh, which the seed leaves out, are real nanoseconds converted. */
 static const struct dram_spec gddr6_rtx2060s = {
     .preset = "gddr6-rtx2060s",
     .std = DRAM_GDDR6,
@@ -555,7 +558,9 @@ const struct dram_preset dram_presets[] = {
     {"gddr5-6gbps", "GDDR5 6 Gb/s of seed 002 Table 4.1 (6 x 64-bit, 288 GB/s)", &gddr5_6gbps},
     {"gddr5-6gbps-line", "gddr5-6gbps timed as seed 002 does: a 128 B line per access, 4 tCK",
      &gddr5_6gbps_line},
-    {"gddr6-rtx2060s", "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s)",
+    {"gddr6-rtx2060s",
+     "GDDR6 14 Gb/s of seed 000 Table 2 (16 x16 channels, 448 GB/s; its cycle counts at "
+     "GPGPU-Sim's 3.5 GHz: faster than a real part)",
      &gddr6_rtx2060s},
     {"hbm2-qv100", "HBM2 of Accel-Sim QV100 @850 MHz (32 x 128-bit, 870 GB/s)", &hbm2_qv100},
     {"hbm2", "JEDEC-style HBM2 2 Gb/s stack (8 ch x 2 pseudo-channels, 256 GB/s)", &hbm2_jedec},
