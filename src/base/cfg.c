@@ -490,7 +490,17 @@ static const char *unread_why(const struct cfg *c, const char *key) {
     return NULL;
 }
 
-int cfg_refuse_set(struct cfg *c, const char *key, const char *why, struct ws_err *e) {
+/* Where a setting comes from: 0 unset, 1 a file, 2 the command line (a --set, an option). */
+static int level(const struct setting *s) {
+    return !s ? 0 : s->line > 0 ? 1 : 2;
+}
+
+int cfg_level(const struct cfg *c, const char *key) {
+    return level(find(c, key));
+}
+
+int cfg_refuse_set(struct cfg *c, const char *key, const char *chooser, const char *why,
+                   struct ws_err *e) {
     if (!unread_why(c, key)) { /* for cfg_dump, which writes the key commented out */
         if (c->nunread == c->capunread) {
             size_t cap = c->capunread ? 2 * c->capunread : 16;
@@ -508,10 +518,14 @@ int cfg_refuse_set(struct cfg *c, const char *key, const char *why, struct ws_er
         }
         c->nunread++;
     }
-    if (!cfg_raw(c, key)) return 0;
-    char where[600];
-    return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
-                   cfg_origin(c, key, where, sizeof where), key, why);
+    struct setting *s = find(c, key);
+    /* a file's key for the choice the command line then changed (a preset's mc.row_timeout,
+     * and --set mc.row_policy=open) is left alone: the user did not ask for it */
+    if (!s || level(s) < (chooser ? level(find(c, chooser)) : 2)) return 0;
+    /* else it is not read: reported by cfg_check_unclaimed(), which lets a sweep or
+     * characterize give a key only to the jobs that read it */
+    s->claimed = false;
+    return cfg_note_key(c, key, why, e);
 }
 
 static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {

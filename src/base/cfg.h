@@ -93,10 +93,15 @@ int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
  * selected): if it is set, cfg_check_unclaimed() says so with `text` (e.g. "read with mc.policy
  * = wafcfs, basjf") instead of calling it unknown. The first note of a key counts. */
 int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e);
+/* Where key was set: 0 not at all, 1 in a file, 2 on the command line (--set or an option). */
+int cfg_level(const struct cfg *c, const char *key);
 /* For a key bound with the rest of its table but not read under the configuration's other
- * choices: when the user set it, the "not read with this configuration (why)" error at its
- * origin; 0 when it is not set. Either way cfg_dump() then writes it commented out. */
-int cfg_refuse_set(struct cfg *c, const char *key, const char *why, struct ws_err *e);
+ * choices (`chooser` is the key that makes them; NULL: the command line): a setting of it at the
+ * chooser's level or above is unclaimed, so that cfg_check_unclaimed() reports "not read with
+ * this configuration (why)"; one from a file below a command-line choice is left alone.
+ * cfg_dump() writes the key commented out. */
+int cfg_refuse_set(struct cfg *c, const char *key, const char *chooser, const char *why,
+                   struct ws_err *e);
 /* The same check for one key (sweeps: a setting may apply to some jobs only). */
 int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 

@@ -16,8 +16,9 @@ int ws_check_output(const char *path, struct ws_err *e);
 /* Whether writing `out` would overwrite the input `in` (the same file by another name too);
  * `what` names the input in the message ("the configuration", "the trace's kernel list"). */
 int ws_check_not_input(const char *out, const char *in, const char *what, struct ws_err *e);
-/* Whether `out` names a file that exists inside the input folder `dir` (an Accel-Sim trace's
- * kernel list or kernel files): writing it would change the input. */
+/* Whether `out` names a file that exists inside the input folder `dir` (the caller checks that
+ * its name is one of the inputs', e.g. an Accel-Sim trace's kernel list): writing it would
+ * change the input. */
 int ws_check_not_in_folder(const char *out, const char *dir, const char *what, struct ws_err *e);
 /* The folder a path's file is in ("." for a bare name, "/" for "/x"). */
 void ws_parent_dir(const char *path, char *buf, size_t n);

@@ -189,7 +189,12 @@ int cmd_run(int argc, char **argv) {
             ws_parent_dir(o.trace, dir, sizeof dir);
         else
             snprintf(dir, sizeof dir, "%s", o.trace);
-        if (ws_check_not_in_folder(o.common.out_path, dir, "the trace", &e) != 0)
+        /* only the trace's own files: a result beside them is fine */
+        const char *slash = strrchr(o.common.out_path, '/');
+        const char *base = slash ? slash + 1 : o.common.out_path;
+        bool trace_file = !strcmp(base, "kernelslist.g") ||
+                          (!strncmp(base, "kernel-", 7) && strstr(base, ".traceg"));
+        if (trace_file && ws_check_not_in_folder(o.common.out_path, dir, "the trace", &e) != 0)
             return cli_fail(&e, WS_EXIT_INPUT);
     }
     struct cfg *c = cfg_create();

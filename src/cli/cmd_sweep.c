@@ -316,13 +316,12 @@ static void on_finished(void *ctx, int task, int status, double secs) {
     }
     /* as a Slurm task leaves it (the shell's status: 128 + signal when killed), so that
      * --status and --collect tell this job's outcome from the files */
-    char ex[PATH_MAX];
+    char ex[PATH_MAX], num[32];
     job_path(sw, j, "logs", ".exit", ex, sizeof ex);
-    FILE *xf = fopen(ex, "w");
-    if (xf) {
-        fprintf(xf, "%d\n", sw->signo[j] ? 128 + sw->signo[j] : sw->exit_code[j]);
-        fclose(xf);
-    }
+    int n = snprintf(num, sizeof num, "%d\n", sw->signo[j] ? 128 + sw->signo[j] : sw->exit_code[j]);
+    struct ws_err xe = {{0}};
+    if (ws_write_text_atomic(ex, num, (size_t)n, &xe) != 0)
+        fprintf(stderr, "warpsim: %s\n", xe.msg);
     write_status(sw);
     if (sw->tty) progress(sw, false); /* a log gets a line per started job, and a last one */
 }
@@ -474,14 +473,19 @@ static int follow(const char *dir, bool collect) {
     snprintf(path, sizeof path, "%s/sweep.pid", dir);
     last_line(path, pid, sizeof pid);
     /* a local sweep (no slurm.sbatch) runs its jobs while its process lives; without it nothing
-     * will finish them */
+     * will finish them. Its process can be checked only on its own host. */
     snprintf(path, sizeof path, "%s/slurm.sbatch", dir);
     bool local = access(path, F_OK) != 0;
-    bool stopped = local && !(pid[0] && (kill((pid_t)atol(pid), 0) == 0 || errno == EPERM));
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    const char *sp = strchr(pid, ' ');
+    bool elsewhere = sp && strcmp(sp + 1, host) != 0;
+    bool alive = pid[0] && (elsewhere || kill((pid_t)atol(pid), 0) == 0 || errno == EPERM);
+    bool stopped = local && !alive;
     if (stopped)
-        printf("sweep %s: %d/%d done, %d failed, %d not run (the sweep is not running: finish it "
-               "with --resume)\n",
-               dir, done, n, failed, n - done - failed);
+        printf("sweep %s: %d/%d done, %d failed, %d not run%s\n", dir, done, n, failed,
+               n - done - failed,
+               n - done - failed ? " (the sweep is not running: finish it with --resume)" : "");
     else
         printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n,
                failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");
@@ -735,11 +739,10 @@ int cmd_sweep(int argc, char **argv) {
     /* while it exists and names a live process, --status counts unfinished jobs as running */
     char pidf[PATH_MAX + 32];
     snprintf(pidf, sizeof pidf, "%s/sweep.pid", out);
-    FILE *pf = fopen(pidf, "w");
-    if (pf) {
-        fprintf(pf, "%ld\n", (long)getpid());
-        fclose(pf);
-    }
+    char host[256] = "", pidtext[320];
+    gethostname(host, sizeof host - 1);
+    int pn = snprintf(pidtext, sizeof pidtext, "%ld %s\n", (long)getpid(), host);
+    if (ws_write_text_atomic(pidf, pidtext, (size_t)pn, &e) != 0) goto out;
     struct pool_cb cb = {sw, on_started, on_finished};
     int rc = pool_run(self_exe(argv[0]), tasks, ntasks, workers, &cb, &e);
     remove(pidf);

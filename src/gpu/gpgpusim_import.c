@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "base/cfg.h"
-#include "base/fileio.h"
 
 /* ---- small parsing helpers ---- */
 

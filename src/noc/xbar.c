@@ -42,7 +42,7 @@ int xbar_cfg_configure(struct xbar_cfg *xc, struct cfg *c, struct ws_err *e) {
     memset(xc, 0, sizeof *xc);
     if (cfg_bind(c, "noc", xbar_cfg_keys, xbar_cfg_nkeys, xc, e) != 0) return -1;
     if (xc->alloc != XBAR_ISLIP &&
-        cfg_refuse_set(c, "noc.islip_iters", "read with noc.alloc = islip", e) != 0)
+        cfg_refuse_set(c, "noc.islip_iters", "noc.alloc", "read with noc.alloc = islip", e) != 0)
         return -1;
     return 0;
 }

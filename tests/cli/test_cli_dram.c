@@ -103,7 +103,7 @@ static void test_options_of_other_sources(void **state) {
         /* gddr5-gtx480 with one channel maps 256 MiB: a footprint beyond it would wrap */
         {"--set dram.preset=gddr5-gtx480 --set dram.channels=1 --synthetic random --footprint "
          "268435457",
-         "warpsim: synth.footprint (--footprint) = 268435457 B is larger than the memory's "
+         "warpsim: --footprint: synth.footprint = 268435457 B is larger than the memory's "
          "268435456 B (its addresses would wrap)"},
         {"--synthetic row-conflict --footprint 8192",
          "warpsim: --footprint: key 'synth.footprint' is not read with this configuration (read "

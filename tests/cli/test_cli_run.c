@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -107,15 +108,30 @@ static void test_errors(void **state) {
     expect_error("-w bfs --set workload.graph.rmat_a=0.9",
                  "warpsim: --set #1: key 'workload.graph.rmat_a' is not read with this "
                  "configuration (read with workload.graph.gen = rmat)\n");
-    expect_error("-w sssp --set workload.graph.path=/nonexistent.mtx --set workload.graph.nodes=9",
+    expect_error("-w sssp --set workload.graph.path=" WS_SHARED_DATA
+                 "/graphs/rodinia-bfs/graph4096.txt --set workload.graph.nodes=9",
                  "warpsim: --set #2: key 'workload.graph.nodes' is not read with this "
-                 "configuration (read when no graph file is given; this run reads "
-                 "/nonexistent.mtx)\n");
-    /* a trace has no input size or seed */
-    expect_error("-c gtx480 -t " WS_SHARED_DATA "/traces/accelsim/microgpusim-vectoradd-100-32 "
-                 "--size paper",
-                 "warpsim: --size: key 'workload.size' is not read with this configuration (read "
-                 "by the built-in workloads, not by a trace)\n");
+                 "configuration (read when no graph file is given; this run reads " WS_SHARED_DATA
+                 "/graphs/rodinia-bfs/graph4096.txt)\n");
+    /* a preset's key for the choice the command line changed is not the user's doing (h200 sets
+     * row_policy = timeout and row_timeout); in a file that does not make the choice, it is */
+    assert_int_equal(tu_run_cli("run -c h200 -w vecadd --set mc.row_policy=open --set "
+                                "gpu.max_insts=2000 -q",
+                                &text),
+                     0);
+    free(text);
+    char *dump = NULL;
+    assert_int_equal(tu_run_cli("config dump -c gtx480", &dump), 0);
+    char *withkey = malloc(strlen(dump) + 64);
+    assert_non_null(withkey);
+    sprintf(withkey, "%s[mc]\nrow_timeout = 20\n", dump);
+    free(dump);
+    const char *h = tu_tmpfile("timeout.ini", withkey);
+    free(withkey);
+    char hargs[1200];
+    snprintf(hargs, sizeof hargs, "-c %s -w vecadd", h);
+    expect_error(hargs, "key 'mc.row_timeout' is not read with this configuration (read with "
+                        "mc.row_policy = timeout)");
     /* a machine key without a default that the file leaves out */
     const char *m = tu_tmpfile("run-partial.ini", "[gpu]\nsms = 4\n");
     char margs[700];
@@ -141,19 +157,34 @@ static void test_errors(void **state) {
     char *kept = tu_slurp(f, NULL);
     assert_string_equal(kept, "[gpu]\nsms = 2\n");
     free(kept);
-    /* a trace given by its folder or its kernel list: no file of its folder is overwritten */
-    const char *kl = tu_tmpfile("kernelslist.g", "kernel-1.traceg\n");
-    const char *forms[] = {dir, kl};
+    /* a trace given by its folder or its kernel list: its kernel list is not overwritten */
+    char tdir[700], kl[760], beside[760];
+    snprintf(tdir, sizeof tdir, "%s/ws-trace-out-%d", dir, (int)getpid());
+    snprintf(kl, sizeof kl, "%s/kernelslist.g", tdir);
+    snprintf(beside, sizeof beside, "%s/result.json", tdir);
+    char mk[1600];
+    snprintf(mk, sizeof mk, "mkdir -p %s && printf 'kernel-1.traceg\\n' > %s && echo '{}' > %s",
+             tdir, kl, beside);
+    assert_int_equal(system(mk), 0);
+    const char *forms[] = {tdir, kl};
     for (int k = 0; k < 2; k++) {
         snprintf(args, sizeof args, "run -c gtx480 -t %s -q -o %s", forms[k], kl);
         assert_int_equal(tu_run_cli(args, &text), 1);
         snprintf(exp, sizeof exp,
                  "warpsim: %s: is a file of the trace this command reads (%s); give another "
                  "output path\n",
-                 kl, dir);
+                 kl, tdir);
         assert_string_equal(text, exp);
         free(text);
     }
+    /* a result beside the trace's files is fine, written again too (the trace fails to load
+     * here, after the check: this kernelslist.g names no kernel file that exists) */
+    snprintf(args, sizeof args, "run -c gtx480 -t %s -q -o %s", tdir, beside);
+    assert_int_equal(tu_run_cli(args, &text), 1);
+    assert_null(strstr(text, "is a file of the trace"));
+    free(text);
+    snprintf(mk, sizeof mk, "rm -rf %s", tdir);
+    assert_int_equal(system(mk), 0);
 }
 
 int main(void) {

@@ -19,7 +19,8 @@ const struct cfg_key synth_keys[] = {
     {"synth.read_share", CFG_DOUBLE, OFF(read_share), "0.8", 0, 1, NULL, "",
      "probability that a request is a read"},
     {"synth.footprint", CFG_INT, OFF(footprint), "1073741824", 4096, 1LL << 46, NULL, "B",
-     "address range the pattern covers (unset: 1 GiB, or the whole memory when it is smaller)"},
+     "address range the pattern covers (1 GiB or a configuration file's value is cut to a smaller "
+     "memory; a --footprint or --set beyond it is an error)"},
     {"synth.stride", CFG_INT, OFF(stride), "4096", 1, 1LL << 40, NULL, "B",
      "distance between consecutive requests (strided)"},
     {"synth.streams", CFG_INT, OFF(streams), "8", 1, 4096, NULL, "",
@@ -42,7 +43,8 @@ static unsigned key_patterns(const char *key) {
 int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e) {
     memset(sc, 0, sizeof *sc);
     if (cfg_bind(c, "synth", synth_keys, synth_nkeys, sc, e) != 0) return -1;
-    sc->footprint_given = cfg_raw(c, "synth.footprint") != NULL;
+    sc->footprint_given = cfg_level(c, "synth.footprint") == 2;
+    cfg_origin(c, "synth.footprint", sc->footprint_origin, sizeof sc->footprint_origin);
     for (unsigned k = 0; k < synth_nkeys; k++) {
         unsigned pats = key_patterns(synth_keys[k].name);
         if (pats >> sc->pattern & 1) continue;
@@ -52,14 +54,14 @@ int synth_configure(struct synth_cfg *sc, struct cfg *c, struct ws_err *e) {
                 size_t n = strlen(why);
                 snprintf(why + n, sizeof why - n, " %s", pattern_names[p]);
             }
-        if (cfg_refuse_set(c, synth_keys[k].name, why, e) != 0) return -1;
+        if (cfg_refuse_set(c, synth_keys[k].name, "synth.pattern", why, e) != 0) return -1;
     }
     return 0;
 }
 
 int synth_refuse_keys(struct cfg *c, const char *why, struct ws_err *e) {
     for (unsigned k = 0; k < synth_nkeys; k++)
-        if (cfg_raw(c, synth_keys[k].name)) return cfg_refuse_set(c, synth_keys[k].name, why, e);
+        if (cfg_refuse_set(c, synth_keys[k].name, NULL, why, e) != 0) return -1;
     return 0;
 }
 
@@ -120,9 +122,9 @@ struct synth *synth_create(const struct synth_cfg *cfg, const struct memsys *ms,
     if ((uint64_t)s->cfg.footprint > cap) {
         free(s);
         ws_fail(e,
-                "synth.footprint (--footprint) = %lld B is larger than the memory's %llu B "
-                "(its addresses would wrap)",
-                (long long)cfg->footprint, (unsigned long long)cap);
+                "%s: synth.footprint = %lld B is larger than the memory's %llu B (its addresses "
+                "would wrap)",
+                cfg->footprint_origin, (long long)cfg->footprint, (unsigned long long)cap);
         return NULL;
     }
     s->burst = (uint64_t)dram_access_bytes(s->spec);

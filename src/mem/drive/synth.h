@@ -21,7 +21,9 @@ struct synth_cfg {
     int64_t streams;   /* mixed pattern */
     int64_t window;    /* per-channel backlog */
     int64_t seed;
-    bool footprint_given; /* set by the user (else 1 GiB, or the whole memory when smaller) */
+    /* given on the command line (else 1 GiB or a file's value, cut to a smaller memory) */
+    bool footprint_given;
+    char footprint_origin[64]; /* where, for the error when it exceeds the memory */
 };
 extern const struct cfg_key synth_keys[];
 extern const unsigned synth_nkeys;

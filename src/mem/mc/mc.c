@@ -101,10 +101,11 @@ int mc_cfg_configure(struct mc_cfg *m, struct cfg *c, struct ws_err *e) {
     memset(m, 0, sizeof *m);
     if (cfg_bind(c, "mc", mc_cfg_keys, mc_cfg_nkeys, m, e) != 0) return -1;
     if (m->row_policy != MC_TIMEOUT_PAGE &&
-        cfg_refuse_set(c, "mc.row_timeout", "read with mc.row_policy = timeout", e) != 0)
+        cfg_refuse_set(c, "mc.row_timeout", "mc.row_policy", "read with mc.row_policy = timeout",
+                       e) != 0)
         return -1;
-    if (m->pd_mode == MC_PD_OFF &&
-        cfg_refuse_set(c, "mc.pd_idle", "read with mc.powerdown = fast or slow", e) != 0)
+    if (m->pd_mode == MC_PD_OFF && cfg_refuse_set(c, "mc.pd_idle", "mc.powerdown",
+                                                  "read with mc.powerdown = fast or slow", e) != 0)
         return -1;
     char where[600];
     if (m->wq_hi > m->wq_size)

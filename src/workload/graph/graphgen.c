@@ -183,11 +183,13 @@ int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_
         {"workload.graph.rmat_c", 1u << GRAPH_GEN_RMAT},
     };
     for (size_t k = 0; k < CFG_COUNT(gen_keys); k++) {
-        char why[160];
+        char why[CFG_STR_MAX + 128];
+        const char *chooser = "workload.graph.gen";
         if (gc->path[0]) {
-            if (!strcmp(gen_keys[k].key, "workload.graph.max_weight"))
-                continue; /* sssp: a file
-           without weights draws them */
+            /* sssp draws weights for a file that has none */
+            if (!strcmp(gen_keys[k].key, "workload.graph.max_weight")) continue;
+            chooser = gc->path_key && !cfg_raw(c, "workload.graph.path") ? gc->path_key
+                                                                         : "workload.graph.path";
             snprintf(why, sizeof why, "read when no graph file is given; this run reads %s",
                      gc->path);
         } else if (!(gen_keys[k].gens >> gc->gen & 1)) {
@@ -198,7 +200,7 @@ int graph_cfg_make(struct graph *g, struct cfg *c, struct graph_cfg *gc, uint64_
         } else {
             continue;
         }
-        if (cfg_refuse_set(c, gen_keys[k].key, why, e) != 0) return -1;
+        if (cfg_refuse_set(c, gen_keys[k].key, chooser, why, e) != 0) return -1;
     }
     if (gc->path[0]) {
         const char *key = "workload.graph.path";

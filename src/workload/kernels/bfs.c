@@ -227,6 +227,7 @@ struct workload *bfs_create(struct cfg *c, const struct workload_common *wc, str
     if (bc.graph[0] || (gpath && *gpath))
         for (int k = 0; k < 2; k++)
             if (cfg_refuse_set(c, k ? "workload.bfs.degree" : "workload.bfs.nodes",
+                               gpath && *gpath ? "workload.graph.path" : "workload.bfs.graph",
                                "read when no graph file is given", e) != 0)
                 return NULL;
     if (bc.degree % 2)

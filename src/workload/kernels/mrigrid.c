@@ -29,7 +29,8 @@
  * argument). Sizes: test grid 16^3 with 2048 samples; paper grid 64^3 with 2^20 samples, so that
  * the 24-byte sample records (24 MB) far exceed the 4 MB L2 as Parboil's inputs do. A complete
  * paper-size run is over a billion warp instructions, nearly all gridding; seed 000's runs stop
- * at 1 billion (thread) instructions, which `--set gpu.max_insts=31250000` reproduces.
+ * at 1 billion (thread) instructions: `--set gpu.max_thread_insts=1000000000` (the recipes use
+ * gpu.max_insts=31250000, 1 billion / 32 warp instructions).
  * workload.mrigrid.grid (a multiple of 8) and workload.mrigrid.samples set others. */
 #include <math.h>
 #include <stddef.h>

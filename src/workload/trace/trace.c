@@ -572,10 +572,6 @@ struct workload *trace_create(struct cfg *c, const struct workload_common *wc, s
     struct trace_opts o;
     memset(&o, 0, sizeof o);
     if (cfg_bind(c, "workload.trace", trace_keys, CFG_COUNT(trace_keys), &o, e)) return NULL;
-    /* a trace replays what it recorded: no input size to pick, nothing random to seed */
-    if (cfg_refuse_set(c, "workload.size", "read by the built-in workloads, not by a trace", e) ||
-        cfg_refuse_set(c, "workload.seed", "read by the built-in workloads, not by a trace", e))
-        return NULL;
     if (!o.path[0]) {
         char where[300] = "";
         if (cfg_raw(c, "workload.trace.path")) /* set, but empty */
