@@ -366,7 +366,7 @@ struct gpu *gpu_create(struct cfg *c, struct ws_err *e) {
         goto fail;
     clocks_init(&g->clk, g->cfg.core_mhz, g->cfg.noc_mhz, g->cfg.l2_mhz,
                 (uint64_t)memsys_spec(g->ms)->tCK_ps);
-    g->dram_next = DRAM_NEVER;
+    g->dram_next = 0; /* a first tick sets the controllers' refresh going, traffic or not */
     return g;
 fail:
     gpu_destroy(g);
