@@ -142,7 +142,7 @@ static void test_errors(void **state) {
     free(text);
     /* a folder as the configuration; an output that would overwrite an input */
     const char *f = tu_tmpfile("run-in.ini", "[gpu]\nsms = 2\n");
-    char dir[600], args[1400], exp[1400];
+    char dir[600], args[3000], exp[3000];
     snprintf(dir, sizeof dir, "%s", f);
     *strrchr(dir, '/') = 0;
     snprintf(args, sizeof args, "run -c %s -w vecadd -q", dir);
@@ -162,7 +162,7 @@ static void test_errors(void **state) {
     snprintf(tdir, sizeof tdir, "%s/ws-trace-out-%d", dir, (int)getpid());
     snprintf(kl, sizeof kl, "%s/kernelslist.g", tdir);
     snprintf(beside, sizeof beside, "%s/result.json", tdir);
-    char mk[1600];
+    char mk[3000];
     snprintf(mk, sizeof mk, "mkdir -p %s && printf 'kernel-1.traceg\\n' > %s && echo '{}' > %s",
              tdir, kl, beside);
     assert_int_equal(system(mk), 0);
