@@ -463,25 +463,31 @@ void cfg_suggest_offer(struct cfg_suggest *s, const char *name) {
     if (d <= (limit ? limit : 1) && (!s->best || d < s->bestd)) s->best = name, s->bestd = d;
 }
 
+/* Appends key -> text to a list of notes (cfg_note_key's, cfg_refuse_set's). */
+static int note_add(struct note **list, size_t *n, size_t *capn, const char *key, const char *text,
+                    struct ws_err *e) {
+    if (*n == *capn) {
+        size_t cap = *capn ? 2 * *capn : 16;
+        struct note *nl = realloc(*list, cap * sizeof *nl);
+        if (!nl) return ws_fail(e, "out of memory");
+        *list = nl, *capn = cap;
+    }
+    struct note *x = &(*list)[*n];
+    x->key = strdup(key);
+    x->text = strdup(text);
+    if (!x->key || !x->text) {
+        free(x->key);
+        free(x->text);
+        return ws_fail(e, "out of memory");
+    }
+    ++*n;
+    return 0;
+}
+
 int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e) {
     for (size_t i = 0; i < c->nnote; i++)
         if (strcmp(c->note[i].key, key) == 0) return 0;
-    if (c->nnote == c->capnote) {
-        size_t cap = c->capnote ? 2 * c->capnote : 32;
-        struct note *n = realloc(c->note, cap * sizeof *n);
-        if (!n) return ws_fail(e, "out of memory");
-        c->note = n, c->capnote = cap;
-    }
-    struct note *n = &c->note[c->nnote];
-    n->key = strdup(key);
-    n->text = strdup(text);
-    if (!n->key || !n->text) {
-        free(n->key);
-        free(n->text);
-        return ws_fail(e, "out of memory");
-    }
-    c->nnote++;
-    return 0;
+    return note_add(&c->note, &c->nnote, &c->capnote, key, text, e);
 }
 
 static const char *unread_why(const struct cfg *c, const char *key) {
@@ -501,23 +507,9 @@ int cfg_level(const struct cfg *c, const char *key) {
 
 int cfg_refuse_set(struct cfg *c, const char *key, const char *chooser, const char *why,
                    struct ws_err *e) {
-    if (!unread_why(c, key)) { /* for cfg_dump, which writes the key commented out */
-        if (c->nunread == c->capunread) {
-            size_t cap = c->capunread ? 2 * c->capunread : 16;
-            struct note *n = realloc(c->unread, cap * sizeof *n);
-            if (!n) return ws_fail(e, "out of memory");
-            c->unread = n, c->capunread = cap;
-        }
-        struct note *n = &c->unread[c->nunread];
-        n->key = strdup(key);
-        n->text = strdup(why);
-        if (!n->key || !n->text) {
-            free(n->key);
-            free(n->text);
-            return ws_fail(e, "out of memory");
-        }
-        c->nunread++;
-    }
+    /* for cfg_dump, which writes the key commented out */
+    if (!unread_why(c, key) && note_add(&c->unread, &c->nunread, &c->capunread, key, why, e) != 0)
+        return -1;
     struct setting *s = find(c, key);
     /* a file's key for the choice the command line then changed (a preset's mc.row_timeout,
      * and --set mc.row_policy=open) is left alone: the user did not ask for it */
