@@ -195,6 +195,42 @@ static void last_line(const char *path, char *out, size_t n) {
     free(t);
 }
 
+/* The start time of process pid in clock ticks since boot (/proc/PID/stat's 22nd field), or 0
+ * where /proc cannot tell (another OS, or the process is gone). Kept in sweep.pid beside the pid
+ * so that a pid the kernel gave to a new process after the sweep died does not look alive. */
+static unsigned long long proc_start(long pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    char *t = slurp(path, NULL);
+    if (!t) return 0;
+    unsigned long long st = 0;
+    const char *p = strrchr(t, ')'); /* the command name may hold spaces and ')' */
+    if (p) {
+        p++;
+        for (int f = 3; f < 22 && p; f++) p = strchr(p + 1, ' ');
+        if (p) st = strtoull(p + 1, NULL, 10);
+    }
+    free(t);
+    return st;
+}
+
+/* Whether DIR/sweep.pid ("pid host start") names a local sweep that still runs. One on another
+ * host is taken as alive: its process cannot be checked from here. who gets "pid N on HOST". */
+static bool sweep_alive(const char *dir, char *who, size_t n) {
+    char path[PATH_MAX + 32], line[320] = "", host[256] = "", phost[256] = "";
+    snprintf(path, sizeof path, "%s/sweep.pid", dir);
+    last_line(path, line, sizeof line);
+    long pid = 0;
+    unsigned long long start = 0;
+    int got = sscanf(line, "%ld %255s %llu", &pid, phost, &start);
+    if (got < 1 || pid <= 0) return false;
+    snprintf(who, n, "pid %ld%s%s", pid, got >= 2 ? " on " : "", got >= 2 ? phost : "");
+    gethostname(host, sizeof host - 1);
+    if (got >= 2 && strcmp(phost, host) != 0) return true;
+    if (kill((pid_t)pid, 0) != 0 && errno != EPERM) return false;
+    return got < 3 || start == 0 || proc_start(pid) == start;
+}
+
 static int write_manifest(struct sweep *sw, struct ws_err *e) {
     json_t *root = json_object(), *axes = json_array(), *jobs = json_array();
     const struct recipe *r = &sw->r;
@@ -467,21 +503,14 @@ static int follow(const char *dir, bool collect) {
             code = WS_EXIT_INPUT;
         }
     }
-    char jid[64] = "", pid[32] = "";
+    char jid[64] = "", who[320];
     snprintf(path, sizeof path, "%s/slurm.jobid", dir);
     last_line(path, jid, sizeof jid);
-    snprintf(path, sizeof path, "%s/sweep.pid", dir);
-    last_line(path, pid, sizeof pid);
     /* a local sweep (no slurm.sbatch) runs its jobs while its process lives; without it nothing
-     * will finish them. Its process can be checked only on its own host. */
+     * will finish them */
     snprintf(path, sizeof path, "%s/slurm.sbatch", dir);
     bool local = access(path, F_OK) != 0;
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    const char *sp = strchr(pid, ' ');
-    bool elsewhere = sp && strcmp(sp + 1, host) != 0;
-    bool alive = pid[0] && (elsewhere || kill((pid_t)atol(pid), 0) == 0 || errno == EPERM);
-    bool stopped = local && !alive;
+    bool stopped = local && !sweep_alive(dir, who, sizeof who);
     if (stopped)
         printf("sweep %s: %d/%d done, %d failed, %d not run%s\n", dir, done, n, failed,
                n - done - failed,
@@ -668,7 +697,14 @@ int cmd_sweep(int argc, char **argv) {
         code = WS_EXIT_OK;
         goto out;
     }
-    /* DIR */
+    /* DIR; two sweeps in one folder would run the same jobs into the same files */
+    char who[320];
+    if (sweep_alive(out, who, sizeof who)) {
+        ws_fail(&e, "%s: a sweep is already running there (%s); wait for it, or stop it and "
+                    "finish with --resume",
+                out, who);
+        goto out;
+    }
     char sub[PATH_MAX + 32];
     snprintf(sub, sizeof sub, "%s/results", out);
     if (mkdir_p(sub, &e) != 0) goto out;
@@ -741,7 +777,8 @@ int cmd_sweep(int argc, char **argv) {
     snprintf(pidf, sizeof pidf, "%s/sweep.pid", out);
     char host[256] = "", pidtext[320];
     gethostname(host, sizeof host - 1);
-    int pn = snprintf(pidtext, sizeof pidtext, "%ld %s\n", (long)getpid(), host);
+    int pn = snprintf(pidtext, sizeof pidtext, "%ld %s %llu\n", (long)getpid(), host,
+                      proc_start((long)getpid()));
     if (ws_write_text_atomic(pidf, pidtext, (size_t)pn, &e) != 0) goto out;
     struct pool_cb cb = {sw, on_started, on_finished};
     int rc = pool_run(self_exe(argv[0]), tasks, ntasks, workers, &cb, &e);

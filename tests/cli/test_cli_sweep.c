@@ -184,6 +184,13 @@ static void test_kill_resume_identical(void **state) {
 }
 
 /* A job whose result cannot be written fails; it is recorded and the other jobs finish. */
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 static void test_failed_job_recorded(void **state) {
     (void)state;
     const char *rp = tu_tmpfile("fail.ini", "[sweep]\nconfig = gtx480\n"
@@ -250,6 +257,30 @@ static void test_failed_job_recorded(void **state) {
     assert_int_equal(tu_run_cli(args, &out), 1);
     assert_non_null(strstr(out, "1/2 done, 0 failed, 1 not run (the sweep is not running: finish "
                                 "it with --resume)"));
+    free(out);
+    /* sweep.pid naming a live process on this host (this test's): its jobs count as running, and
+     * a second sweep into the folder is refused before it touches anything */
+    char host[256] = "", pidline[400];
+    gethostname(host, sizeof host - 1);
+    snprintf(path, sizeof path, "%s/sweep.pid", d);
+    snprintf(pidline, sizeof pidline, "%ld %s\n", (long)getpid(), host);
+    write_text(path, pidline);
+    snprintf(args, sizeof args, "sweep --status %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    assert_non_null(strstr(out, "1/2 done, 0 failed, 1 queued or running\n"));
+    free(out);
+    snprintf(args, sizeof args, "sweep %s --out %s --resume", rp, d);
+    assert_int_equal(tu_run_cli(args, &out), 1);
+    snprintf(pidline, sizeof pidline, "%s: a sweep is already running there (pid %ld on %s)", d,
+             (long)getpid(), host);
+    if (!strstr(out, pidline)) fail_msg("%s", out);
+    free(out);
+    /* the same pid with another start time is a reused pid: the sweep that wrote it is gone */
+    snprintf(pidline, sizeof pidline, "%ld %s 1\n", (long)getpid(), host);
+    write_text(path, pidline);
+    snprintf(args, sizeof args, "sweep --status %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 0);
+    assert_non_null(strstr(out, "1 not run (the sweep is not running"));
     free(out);
     snprintf(cmd, sizeof cmd, "rm -rf %s", d);
     assert_int_equal(system(cmd), 0);
