@@ -295,7 +295,13 @@ static int finish_parse(struct ini_ctx *x, int rc) {
 
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e) {
     struct ini_ctx x = {.c = c, .name = path, .e = e};
-    return finish_parse(&x, cfg_ini_parse_ex(path, NULL, &x.line, &x.pos, cfg_ini_handler, &x));
+    if (finish_parse(&x, cfg_ini_parse_ex(path, NULL, &x.line, &x.pos, cfg_ini_handler, &x)) != 0)
+        return -1;
+    /* a file that sets nothing is the wrong file (or an empty one), not a wish for the defaults:
+     * those come from giving no configuration */
+    if (x.prev_line == 0)
+        return ws_fail(e, "%s: sets no key (no 'key = value' line under a [section])", path);
+    return 0;
 }
 
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e) {

@@ -64,6 +64,7 @@ int cfg_ini_error(const char *name, int rc, long line, struct ws_err *e);
 /* A parse's outcome when its handler may have failed (fail_at: that line, 0 if it did not, with
  * the handler's message in e): the malformed line inih found first wins, as the cause. */
 int cfg_ini_finish(const char *name, int rc, long line, long fail_at, struct ws_err *e);
+/* Loads a configuration file; one that sets no key is an error. */
 int cfg_load_ini(struct cfg *c, const char *path, struct ws_err *e);
 /* Parses INI text held in memory (tests); `name` is used as the file name in messages. */
 int cfg_load_ini_string(struct cfg *c, const char *name, const char *text, struct ws_err *e);
