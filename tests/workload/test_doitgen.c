@@ -1,6 +1,6 @@
 /* PolyBench/GPU doitgen model (src/workload/kernels/doitgen.c): kernel1/kernel2 pairs per r,
- * the 32x8 block shape, a warp's addresses (A broadcast, C4 and sum one line), exact
- * instruction counts for a size whose blocks have idle lanes and idle warps, and sum and A equal
+ * the 32x8 block shape, a warp's addresses (A broadcast, C4 and sum one line; sum stored, not
+ * loaded, per s), exact instruction counts of the 4-way unrolled loop and its remainder for a size whose blocks have idle lanes and idle warps, and sum and A equal
  * to the host doitgen. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,9 +39,11 @@ static void test_shapes_and_addresses(void **state) {
         assert_int_equal(w->vt->warp_next(w, wp[2], &in, &e), 0);
         if (in.cls != OP_MEM) continue;
         assert_int_equal(in.active, 0xfffff);
-        int it = (mem - 1) / 4, which = (mem - 1) % 4;
-        if (mem == 0 || which == 0 || which == 3) /* sum[0][10][p] */
-            assert_int_equal(in.addr[19], SUM + 4 * (10 * 20 + 19));
+        /* sum = 0, then per s: C4[s][p], A[r][q][s], the store of sum (no load of it) */
+        int it = (mem - 1) / 3, which = (mem - 1) % 3;
+        if (mem == 0 || which == 2) /* sum[0][10][p] */
+            assert_int_equal(in.addr[19], SUM + 4 * (10 * 20 + 19)),
+                assert_int_equal(in.mop, MOP_STORE);
         else if (which == 1) /* A[0][10][s]: one word */
             assert_int_equal(in.addr[19], in.addr[0]),
                 assert_int_equal(in.addr[0], A + 4 * (200 + it));
@@ -49,7 +51,7 @@ static void test_shapes_and_addresses(void **state) {
             assert_int_equal(in.addr[19], C4 + 4 * (20 * it + 19));
         mem++;
     } while (in.cls != OP_EXIT);
-    assert_int_equal(mem, 1 + 4 * 20);
+    assert_int_equal(mem, 1 + 3 * 20);
     w->vt->destroy(w);
 }
 
@@ -59,12 +61,13 @@ static void test_counts_and_result(void **state) {
     struct wl_count c;
     struct ws_err e = {{0}};
     assert_int_equal(workload_count(w, &c, &e), 0);
-    /* Per r: 24 warps, 20 with a q (20 lanes of p each), 4 past nq. kernel1: 21 + 10 per s + EXIT
-     * (1 + 4 per s memory), 11 for a warp past nq; kernel2: 17 (2 memory), 11. */
+    /* Per r: 24 warps, 20 with a q (20 lanes of p each), 4 past nq. kernel1: 25 before the loop,
+     * 24 per four values of s (unrolled), 2 for the remainder's test, 9 per remaining s, EXIT
+     * (1 + 3 per s memory); 11 for a warp past nq; kernel2: 17 (2 memory), 11. */
     assert_int_equal(c.kernels, 40);
     assert_int_equal(c.warps, 40 * 24);
-    assert_int_equal(c.insts, 20 * (20 * (22 + 10 * 20) + 4 * 11 + 20 * 17 + 4 * 11));
-    assert_int_equal(c.by_class[OP_MEM], 20 * (20 * (1 + 4 * 20) + 20 * 2));
+    assert_int_equal(c.insts, 20 * (20 * (25 + 5 * 24 + 2 + 1) + 4 * 11 + 20 * 17 + 4 * 11));
+    assert_int_equal(c.by_class[OP_MEM], 20 * (20 * (1 + 3 * 20) + 20 * 2));
     int rc = w->vt->verify(w, &e);
     if (rc) fprintf(stderr, "%s\n", e.msg);
     assert_int_equal(rc, 0);
@@ -72,7 +75,15 @@ static void test_counts_and_result(void **state) {
 
     w = tu_workload("[workload]\nname = doitgen\n"); /* test size 32: every warp full */
     assert_int_equal(workload_count(w, &c, &e), 0);
-    assert_int_equal(c.insts, 32 * 32 * (22 + 10 * 32 + 17));
+    assert_int_equal(c.insts, 32 * 32 * (25 + 8 * 24 + 2 + 1 + 17));
+    assert_int_equal(w->vt->verify(w, &e), 0);
+    w->vt->destroy(w);
+
+    /* n = 21: five unrolled steps and one remainder iteration; 21 warps with a q, 3 past nq */
+    w = tu_workload("[workload]\nname = doitgen\n[workload.doitgen]\nn = 21\n");
+    assert_int_equal(workload_count(w, &c, &e), 0);
+    assert_int_equal(c.insts, 21 * (21 * (25 + 5 * 24 + 2 + 9 + 1) + 3 * 11 + 21 * 17 + 3 * 11));
+    assert_int_equal(c.by_class[OP_MEM], 21 * (21 * (1 + 3 * 21) + 21 * 2));
     assert_int_equal(w->vt->verify(w, &e), 0);
     w->vt->destroy(w);
 }

@@ -6,13 +6,17 @@
  * edges walks them in order; per edge processedge reads dst = getDestination(src, ii) and wt =
  * getWeight(src, ii) (each bounds-checked: ii < noutgoing[src], the first edge psrc[srcsrc[src]],
  * dst < nnodes, wt < MYINFINITY), altdist = dist[src] + wt, and if altdist < dist[dst] does
- * atomicMin(&dist[dst], altdist) and sets *changed when it lowered the value. The graph arrays,
+ * atomicMin(&dist[dst], altdist); a node that lowered a value sets *changed. The graph arrays,
  * stored as LonestarGPU's Graph keeps them (edgessrcdst/edgessrcwt with a null entry 0, 1-based
  * psrc, srcsrc the identity), are allocated in Graph::allocOnHost's order (edgessrcdst,
  * edgessrcwt, psrc, noutgoing, nincoming, srcsrc), then dist and changed. Within one edge the
- * accessors' loads are common subexpressions (no store between them); the atomicMin may alias
- * every array, so noutgoing[src], srcsrc[src] and psrc[...] are reloaded for each edge.
- * Blocks of 256 threads (LonestarGPU sizes launches with its KernelConfig; 256 is our choice).
+ * accessors' loads as nvcc 13 compiles them for sm_75 (PTX of these accessors): per edge
+ * noutgoing[src] once, srcsrc[src] and psrc[...] once for getDestination and again for
+ * getWeight (the atomicMin may alias every array, so nothing is kept across edges), dst checked
+ * before getWeight runs. processnode keeps `changed` in a register; drelax stores *changed once
+ * per node whose edges lowered a distance. Blocks of 1024 threads: KernelConfig's
+ * setMaxThreadsPerBlock takes the device's maximum (1024), and drelax gives each thread
+ * MAXBLOCKSIZE (1024) / blockDim.x = 1 node.
  *
  * Input: any graph workload.graph.* selects (a file, or a generator). Files without weights get
  * weights uniform in 1..workload.graph.max_weight from workload.seed, so distances are not hop
@@ -28,7 +32,7 @@
 #include "workload/graph/graphgen.h"
 #include "workload/kernels/kmodel.h"
 
-enum { SSSP_BLOCK = 256 };
+enum { SSSP_BLOCK = 1024 };
 #define MYINFINITY 1000000000
 enum { P_DST, P_WT, P_PSRC, P_NOUT, P_SRCSRC, P_DIST, P_N, P_M, P_CHANGED };
 
@@ -60,9 +64,9 @@ static const struct km_inst relax_code[] = {
     KM_OP3(KM_IMAD, 5, KR(0), KI(4), KP(P_SRCSRC)), /* &srcsrc[idx] */
     KM_OP3(KM_IMAD, 6, KR(0), KI(4), KP(P_DIST)),   /* &dist[idx] */
     KM_MOV_(7, KRZ),                                /* ii */
-    KM_MOV_(21, KP(P_CHANGED)),
-    KM_MOV_(20, KI(1)),
+    KM_MOV_(22, KRZ),                               /* processnode's changed */
     KM_LBL("loop"),
+    /* getDestination(src, ii) */
     KM_LDG(4, 8, KR(3), 0), /* getOutDegree(src), for the accessors' bounds checks */
     KM_ISETP_(KM_GE, 0, KR(7), KR(8)),
     KM_BRA_IF(0, "next", "next"),
@@ -76,10 +80,19 @@ static const struct km_inst relax_code[] = {
     KM_BRA_IF(0, "next", "next"),
     KM_OP3(KM_IMAD, 12, KR(11), KI(4), KP(P_DST)),
     KM_LDG(4, 13, KR(12), 0), /* dst = edgessrcdst[edge] */
-    KM_OP3(KM_IMAD, 14, KR(11), KI(4), KP(P_WT)),
-    KM_LDG(4, 15, KR(14), 0), /* wt = edgessrcwt[edge] */
     KM_ISETP_(KM_GE, 0, KR(13), KP(P_N)),
     KM_BRA_IF(0, "next", "next"),
+    /* getWeight(src, ii): its getFirstEdge loads again (nvcc keeps the degree, not these) */
+    KM_LDG(4, 9, KR(5), 0), /* srcsrc[src] */
+    KM_ISETP_(KM_GE, 0, KR(9), KP(P_N)),
+    KM_BRA_IF(0, "next", "next"),
+    KM_OP3(KM_IMAD, 10, KR(9), KI(4), KP(P_PSRC)),
+    KM_LDG(4, 10, KR(10), 0), /* psrc[srcsrc[src]] */
+    KM_OP2(KM_IADD, 11, KR(10), KR(7)),
+    KM_ISETP_(KM_GT, 0, KR(11), KP(P_M)),
+    KM_BRA_IF(0, "next", "next"),
+    KM_OP3(KM_IMAD, 14, KR(11), KI(4), KP(P_WT)),
+    KM_LDG(4, 15, KR(14), 0), /* wt = edgessrcwt[edge] */
     KM_ISETP_(KM_GE, 0, KR(15), KI(MYINFINITY)),
     KM_BRA_IF(0, "next", "next"),
     KM_LDG(4, 16, KR(6), 0),             /* dist[src] */
@@ -91,11 +104,18 @@ static const struct km_inst relax_code[] = {
     KM_ATOMG(KM_ATOM_MIN, 4, 19, KR(17), 0, KR(16)), /* olddist = atomicMin(&dist[dst], alt) */
     KM_ISETP_(KM_GE, 0, KR(16), KR(19)),
     KM_BRA_IF(0, "next", "next"),
-    KM_STG(1, KR(21), 0, KR(20)), /* *changed = true */
+    KM_MOV_(22, KI(1)), /* changed = true */
     KM_LBL("next"),
     KM_OP2(KM_IADD, 7, KR(7), KI(1)),
     KM_ISETP_(KM_LT, 0, KR(7), KR(4)),
-    KM_BRA_IF(0, "loop", "end"),
+    KM_BRA_IF(0, "loop", "done"),
+    KM_LBL("done"),
+    /* drelax: if (processnode(...)) *changed = true, once per node */
+    KM_ISETP_(KM_EQ, 0, KR(22), KRZ),
+    KM_BRA_IF(0, "end", "end"),
+    KM_MOV_(21, KP(P_CHANGED)),
+    KM_MOV_(20, KI(1)),
+    KM_STG(1, KR(21), 0, KR(20)),
     KM_LBL("end"),
     KM_EXIT_(),
 };
