@@ -3,12 +3,16 @@
  * in the form GPU memory studies use: features read from global memory point-major,
  * features[point * nfeatures + j], so the 32 lanes of a warp read 32 addresses nfeatures * 4
  * bytes apart (a different line each: HOA). This layout is a deliberate choice, after the
- * issue's "uncoalesced feature reads": Rodinia's kmeansPoint itself reads the transposed copy
- * (feature_flipped_d through the t_features texture, point + npoints * j), which is coalesced;
- * the point-major, uncoalesced access is that of its invert_mapping kernel. Cluster
- * centres are read as Rodinia reads them, from the c_clusters constant copy (modelled at the
- * address of clusters_d, the copy the host makes each launch); all lanes read the same centre
- * word, one request per warp, and constant loads are not warp-loads in the load statistics.
+ * issue's "uncoalesced feature reads": Rodinia's kmeansPoint itself reads feature_d, the
+ * feature-major copy (through the t_features texture, point + npoints * j), which is coalesced.
+ * The point-major data is feature_flipped_d, where the host copies the points; the model's
+ * kmeansPoint reads it there. Device arrays and launches are Rodinia's allocateMemory's:
+ * feature_flipped_d (copied in), feature_d, one invert_mapping launch (1-D grid of
+ * ceil(sqrt(blocks))^2 blocks) that writes feature_d from feature_flipped_d, then membership_d
+ * and clusters_d. Cluster centres are read as Rodinia reads them, from the c_clusters constant
+ * copy (modelled at the address of clusters_d, the copy the host makes each launch); all lanes
+ * read the same centre word, one request per warp, and constant loads are not warp-loads in the
+ * load statistics.
  *
  * One thread per point, 256 threads per block, a square 2-D grid of ceil(sqrt(blocks))^2 blocks
  * as kmeansCuda sizes it. Each launch: the host copies membership and the centres to the device,
@@ -28,6 +32,60 @@
 
 enum { KMEANS_BLOCK = 256, KMEANS_MAX_LOOPS = 500 };
 enum { P_FEAT, P_NF, P_NPTS, P_NCL, P_MEMB, P_CLUS };
+
+/* invert_mapping (kmeans_cuda_kernel.cu), launched once by allocateMemory:
+ * output[point_id + npoints * i] = input[point_id * nfeatures + i] for every feature i, from the
+ * point-major copy (feature_flipped_d) into the feature-major one (feature_d). The store may alias
+ * the next load, so each load waits for the previous store; the loop is unrolled by 4 with a
+ * remainder loop, as nvcc compiles a loop of run-time trip count. */
+enum { P_IN, P_OUT, P_INPTS, P_INF };
+static const struct km_inst inv_code[] = {
+    KM_S2R(0, SR_TID_X),
+    KM_S2R(1, SR_CTAID_X),
+    KM_OP3(KM_IMAD, 0, KS(SR_NTID_X), KR(1), KR(0)), /* point_id */
+    KM_ISETP_(KM_GE, 0, KR(0), KP(P_INPTS)),
+    KM_BRA_IF(0, "end", "end"),
+    KM_ISETP_(KM_LE, 0, KP(P_INF), KRZ),
+    KM_BRA_IF(0, "end", "end"),
+    KM_OP3(KM_IMAD, 5, KR(0), KP(P_INF), KRZ),
+    KM_OP3(KM_IMAD, 5, KR(5), KI(4), KP(P_IN)),  /* &input[point_id * nfeatures] */
+    KM_OP3(KM_IMAD, 6, KR(0), KI(4), KP(P_OUT)), /* &output[point_id] */
+    KM_OP2(KM_SHL, 7, KP(P_INPTS), KI(2)),       /* output's stride: npoints floats */
+    KM_OP2(KM_SHR, 11, KP(P_INF), KI(2)),
+    KM_ISETP_(KM_EQ, 0, KR(11), KRZ),
+    KM_BRA_IF(0, "rest", "rest"),
+    KM_LBL("loop4"),
+    KM_LDG(4, 12, KR(5), 0),
+    KM_STG(4, KR(6), 0, KR(12)),
+    KM_OP2(KM_IADD, 6, KR(6), KR(7)),
+    KM_LDG(4, 12, KR(5), 4),
+    KM_STG(4, KR(6), 0, KR(12)),
+    KM_OP2(KM_IADD, 6, KR(6), KR(7)),
+    KM_LDG(4, 12, KR(5), 8),
+    KM_STG(4, KR(6), 0, KR(12)),
+    KM_OP2(KM_IADD, 6, KR(6), KR(7)),
+    KM_LDG(4, 12, KR(5), 12),
+    KM_STG(4, KR(6), 0, KR(12)),
+    KM_OP2(KM_IADD, 6, KR(6), KR(7)),
+    KM_OP2(KM_IADD, 5, KR(5), KI(16)),
+    KM_OP2(KM_IADD, 11, KR(11), KI(-1)),
+    KM_ISETP_(KM_NE, 0, KR(11), KRZ),
+    KM_BRA_IF(0, "loop4", "rest"),
+    KM_LBL("rest"),
+    KM_OP2(KM_AND, 11, KP(P_INF), KI(3)),
+    KM_ISETP_(KM_EQ, 0, KR(11), KRZ),
+    KM_BRA_IF(0, "end", "end"),
+    KM_LBL("loop1"),
+    KM_LDG(4, 12, KR(5), 0),
+    KM_STG(4, KR(6), 0, KR(12)),
+    KM_OP2(KM_IADD, 5, KR(5), KI(4)),
+    KM_OP2(KM_IADD, 6, KR(6), KR(7)),
+    KM_OP2(KM_IADD, 11, KR(11), KI(-1)),
+    KM_ISETP_(KM_NE, 0, KR(11), KRZ),
+    KM_BRA_IF(0, "loop1", "end"),
+    KM_LBL("end"),
+    KM_EXIT_(),
+};
 
 /* kmeansPoint: for each centre i, ans = sum_j (feature - centre)^2 (FFMA); keep the nearest.
  * The feature loop is unrolled by 4 as nvcc compiles it (its trip count, nfeatures, is known only
@@ -125,9 +183,11 @@ static const struct cfg_key kmeans_keys[] = {
 
 struct kmeans {
     struct km_workload kw; /* first: the kmodel glue casts to it */
-    struct km_prog prog;
+    struct km_prog prog, inv;
     uint32_t np, nf, nc, iters;
-    uint64_t d_feat, d_memb, d_clus;
+    uint64_t d_feat, d_inv, d_memb, d_clus; /* d_feat: feature_flipped_d (point-major) */
+    bool inverted;                          /* invert_mapping has been launched */
+    uint32_t kernels;                       /* launches of either kernel */
     uint32_t grid;       /* blocks per grid dimension */
     float *centres;      /* [nc][nf] for the next launch */
     float *used;         /* [nc][nf] of the last launch (verify) */
@@ -166,6 +226,21 @@ static uint64_t host_update(struct kmeans *k) {
 static int kmeans_next(struct workload *w, struct kernel_desc *kd, struct ws_err *e) {
     struct kmeans *k = (struct kmeans *)w;
     if (k->done) return 0;
+    if (!k->inverted) { /* allocateMemory: the points to feature_flipped_d, invert_mapping */
+        k->inverted = true;
+        k->copies[0] = (struct wl_copy){k->d_feat, 4ull * k->np * k->nf};
+        struct km_launch l = {
+            .prog = &k->inv, .grid = {k->grid * k->grid, 1, 1}, .block = {KMEANS_BLOCK, 1, 1}};
+        l.param[P_IN] = (int64_t)k->d_feat;
+        l.param[P_OUT] = (int64_t)k->d_inv;
+        l.param[P_INPTS] = k->np;
+        l.param[P_INF] = k->nf;
+        if (km_run_launch(k->kw.run, &l, kd, e)) return -1;
+        kd->id = k->kernels++;
+        kd->copies = k->copies;
+        kd->ncopies = 1;
+        return 1;
+    }
     if (k->launches > 0) {
         k->last_delta = host_update(k);
         if (k->last_delta == 0 || (k->iters && k->launches >= k->iters) ||
@@ -180,7 +255,6 @@ static int kmeans_next(struct workload *w, struct kernel_desc *kd, struct ws_err
     memcpy(k->used, k->centres, cbytes);
     memcpy(devmem_host(k->kw.dm, k->d_memb, 4ull * k->np), k->membership, 4ull * k->np);
     uint32_t n = 0;
-    if (k->launches == 0) k->copies[n++] = (struct wl_copy){k->d_feat, 4ull * k->np * k->nf};
     k->copies[n++] = (struct wl_copy){k->d_memb, 4ull * k->np};
     k->copies[n++] = (struct wl_copy){k->d_clus, cbytes};
     struct km_launch l = {
@@ -192,7 +266,8 @@ static int kmeans_next(struct workload *w, struct kernel_desc *kd, struct ws_err
     l.param[P_MEMB] = (int64_t)k->d_memb;
     l.param[P_CLUS] = (int64_t)k->d_clus;
     if (km_run_launch(k->kw.run, &l, kd, e)) return -1;
-    kd->id = k->launches++;
+    k->launches++;
+    kd->id = k->kernels++;
     kd->copies = k->copies;
     kd->ncopies = n;
     return 1;
@@ -225,6 +300,7 @@ static int kmeans_verify(struct workload *w, struct ws_err *e) {
 static void kmeans_destroy(struct workload *w) {
     struct kmeans *k = (struct kmeans *)w;
     km_prog_free(&k->prog);
+    km_prog_free(&k->inv);
     km_wl_fini(&k->kw);
     free(k->centres);
     free(k->used);
@@ -247,8 +323,10 @@ static int setup(struct kmeans *k, uint64_t seed, struct ws_err *e) {
     float *truth = malloc(cn * sizeof *truth);
     if (!k->centres || !k->used || !k->sum || !k->count || !k->membership || !truth)
         return free(truth), ws_fail(e, "kmeans: out of memory");
-    /* Rodinia allocateMemory order: features, membership, then the centres. */
-    if (!(k->d_feat = devmem_alloc(k->kw.dm, 4 * nfe, "feature_d", e)) ||
+    /* Rodinia allocateMemory order: feature_flipped_d (the points as read, point-major),
+     * feature_d (invert_mapping's feature-major copy), membership, then the centres. */
+    if (!(k->d_feat = devmem_alloc(k->kw.dm, 4 * nfe, "feature_flipped_d", e)) ||
+        !(k->d_inv = devmem_alloc(k->kw.dm, 4 * nfe, "feature_d", e)) ||
         !(k->d_memb = devmem_alloc(k->kw.dm, 4ull * k->np, "membership_d", e)) ||
         !(k->d_clus = devmem_alloc(k->kw.dm, 4 * cn, "clusters_d", e)))
         return free(truth), -1;
@@ -284,6 +362,7 @@ struct workload *kmeans_create(struct cfg *c, const struct workload_common *wc, 
     k->nc = (uint32_t)kc.clusters;
     k->iters = (uint32_t)kc.iters;
     if (km_prog_build(&k->prog, "kmeansPoint", 18, kp_code, CFG_COUNT(kp_code), e) ||
+        km_prog_build(&k->inv, "invert_mapping", 30, inv_code, CFG_COUNT(inv_code), e) ||
         setup(k, (uint64_t)wc->seed, e)) {
         kmeans_destroy(&k->kw.base);
         return NULL;
