@@ -8,7 +8,10 @@
  * Qr += PhiMag cos(2 pi k.x), Qi += PhiMag sin(2 pi k.x) from constant loads every lane shares.
  * Almost no global traffic per instruction: the LOA end. Device arrays in cudaMalloc order:
  * phiR_d, phiI_d, phiMag_d, x_d, y_d, z_d, Qr_d, Qi_d (Qr/Qi zeroed by cudaMemset); the constant
- * array ck (16 KB) is modelled as a block after them, loaded with SPACE_CONST loads.
+ * array ck (16 KB) is modelled as a block after them, loaded with SPACE_CONST loads. Parboil
+ * frees phiR_d and phiI_d (and phiMag_d) before it allocates x_d .. Qi_d; the model keeps every
+ * array at its own address, since where a CUDA allocator puts a later allocation after a free
+ * is not specified.
  *
  * sin and cos are modelled in their fast-math form (one MUFU each; nvcc's precise sinf/cosf add
  * a range reduction of FFMAs around the same pattern); the host check uses the same float

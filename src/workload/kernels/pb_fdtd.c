@@ -7,7 +7,8 @@
  * warp's rows of ex and hz start at different line offsets: most warp-loads cover two lines.
  * The `a - c * (..)` updates are one FFMA with -c, as nvcc contracts them. Device arrays in
  * fdtdCuda's order: _fict_, ex, ey, hz, all copied in. Data as init_arrays: fict[i] = i,
- * ex[i][j] = i (j + 1) / NX, ey[i][j] = i (j + 2) / NY, hz[i][j] = i (j + 3) / NX.
+ * ex[i NY + j] = (i (j + 1) + 1) / NX, ey[i NY + j] = ((i - 1)(j + 2) + 2) / NX,
+ * hz[i NY + j] = ((i - 9)(j + 4) + 3) / NX for i < NX, j < NY (NY-strided in all three).
  *
  * Sizes: paper NX = NY = 2048, tmax = 500 (PolyBench/GPU's default; seed 000 measures the first
  * 1 billion instructions); test 64 x 64, tmax 4. workload.fdtd2d.nx / ny / tmax set any other. */
@@ -119,16 +120,20 @@ static int fd_launch(struct pb *p, uint32_t idx, struct km_launch *l) {
     return 1;
 }
 
+/* init_arrays as written: all three filled row-major with stride NY over NX x NY elements
+ * (although ex's rows are NY + 1 long and ey has NX + 1 rows); the rest of ex and ey is left as
+ * malloc gave it, zero here. */
 static void fd_init(float *fict, float *ex, float *ey, float *hz, int64_t nx, int64_t ny,
                     int64_t tmax) {
     for (int64_t i = 0; i < tmax; i++) fict[i] = (float)i;
+    memset(ex, 0, 4 * (size_t)(nx * (ny + 1)));
+    memset(ey, 0, 4 * (size_t)((nx + 1) * ny));
     for (int64_t i = 0; i < nx; i++)
-        for (int64_t j = 0; j <= ny; j++)
-            ex[i * (ny + 1) + j] = (float)i * (float)(j + 1) / (float)nx;
-    for (int64_t i = 0; i <= nx; i++)
-        for (int64_t j = 0; j < ny; j++) ey[i * ny + j] = (float)i * (float)(j + 2) / (float)ny;
-    for (int64_t i = 0; i < nx; i++)
-        for (int64_t j = 0; j < ny; j++) hz[i * ny + j] = (float)i * (float)(j + 3) / (float)nx;
+        for (int64_t j = 0; j < ny; j++) {
+            ex[i * ny + j] = ((float)i * (float)(j + 1) + 1) / (float)nx;
+            ey[i * ny + j] = ((float)(i - 1) * (float)(j + 2) + 2) / (float)nx;
+            hz[i * ny + j] = ((float)(i - 9) * (float)(j + 4) + 3) / (float)nx;
+        }
 }
 
 /* The three steps on host copies, in the kernels' operation order. */

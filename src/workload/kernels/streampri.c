@@ -8,11 +8,10 @@
  * overlapping. Device arrays in the sample's cudaMalloc order: d_src_low, d_src_hi, d_dst_low,
  * d_dst_hi; the sources (buf[i] = i) are copied to the device first.
  *
- * Sizes: the sample's TOTAL_SIZE is 256 MB per buffer (1 GB of device memory); warpsim keeps a
- * host copy of every buffer, so paper size is 32 MB per buffer (8 grid-stride iterations per
- * thread per launch instead of 64: the same kernel, access pattern and launch sequence, far
- * beyond the 4 MB L2), test size 8 MB; workload.streampri.bytes sets any multiple of 8. The loop
- * is modelled rolled (7 instructions per iteration). */
+ * Sizes: paper size is the sample's TOTAL_SIZE, 256 MiB per buffer (1 GiB of device memory,
+ * which warpsim keeps as host copies: about 1 GiB resident by the end of a run; 64 grid-stride
+ * iterations per thread per launch), test size 8 MiB; workload.streampri.bytes sets any multiple
+ * of 8. The loop is modelled rolled (7 instructions per iteration). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,7 @@ static const struct cfg_key streampri_keys[] = {
     {"workload.streampri.bytes", CFG_INT, offsetof(struct streampri_cfg, bytes), NULL, 8, 1ll << 30,
      NULL, "B",
      "TOTAL_SIZE, bytes per buffer, a multiple of 8 (preset by workload.size: test 8 MiB, paper "
-     "32 MiB; the sample's 256 MiB also works)"},
+     "256 MiB as the sample)"},
 };
 
 struct streampri {
@@ -107,7 +106,7 @@ static const struct workload_vt streampri_vt = {streampri_next,   km_wl_cta_star
 
 struct workload *streampri_create(struct cfg *c, const struct workload_common *wc,
                                   struct ws_err *e) {
-    struct streampri_cfg sc = {wc->size == WL_SIZE_PAPER ? 32ll << 20 : 8ll << 20};
+    struct streampri_cfg sc = {wc->size == WL_SIZE_PAPER ? 256ll << 20 : 8ll << 20};
     if (cfg_bind(c, "workload.streampri", streampri_keys, CFG_COUNT(streampri_keys), &sc, e))
         return NULL;
     char where[600];
