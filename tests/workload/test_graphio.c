@@ -220,7 +220,11 @@ static void test_errors(void **state) {
     expect_error(mtx, "t.mtx", MM "% c\n3 3 4\n1 1 1.0\n2 1 2.0\n",
                  "5: unexpected end of file: 2 of the 4 entries the size line (line 3) announces");
     expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 1.0\n2 1 x.5\n",
-                 "4: expected the value (a real number), found 'x.5'");
+                 "4: expected the value (a finite real number), found 'x.5'");
+    expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 1.0\n2 1 nan\n",
+                 "4: expected the value (a finite real number), found 'nan'");
+    expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 -inf\n2 1 1\n",
+                 "3: expected the value (a finite real number), found '-inf'");
     expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 1.0\n4 1 2\n",
                  "4: the row index = 4 is out of range [1, 3]");
     expect_error(mtx, "t.mtx", MM "3 2 1\n1 3 1.0\n",
@@ -251,6 +255,7 @@ static void test_errors(void **state) {
                  "2: 3 fields, but line 1 has 2 (every edge line must have the same)");
     expect_error(snap, "t.txt", "1\n", "1: expected 'src dst' or 'src dst weight', found 1 fields");
     expect_error(snap, "t.txt", "# nothing\n", "1: no edges");
+    expect_error(snap, "t.txt", "", " empty file (no edges)");
     /* METIS: truncated, out-of-range and bad neighbours, edge count, missing weight, fmt. */
     expect_error(metis, "t.graph", "3 2\n2\n1 3\n",
                  "3: unexpected end of file: expected the line of vertex 3 of 3");

@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,7 @@ static bool tok_double(const char *s, size_t len, double *v) {
     buf[len] = '\0';
     errno = 0;
     *v = strtod(buf, &end);
-    return *end == '\0' && errno != ERANGE;
+    return *end == '\0' && errno != ERANGE && isfinite(*v); /* no nan or inf weights */
 }
 
 #define SHOW(s, len) (int)((len) > 40 ? 40 : (len)), (s)
@@ -241,7 +242,7 @@ static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, str
             if (field == MTX_REAL ? !tok_double(t, len, &v) : !tok_int(t, len, &iv))
                 return ws_fail(e, "%s:%ld: expected the value (%s), found '%.*s'", path,
                                ws_lines_lineno(l),
-                               field == MTX_REAL ? "a real number" : "an integer", SHOW(t, len));
+                               field == MTX_REAL ? "a finite real number" : "an integer", SHOW(t, len));
             if (field == MTX_INTEGER) {
                 if (iv < -(long long)UINT32_MAX || iv > (long long)UINT32_MAX)
                     return ws_fail(e, "%s:%ld: value %lld is out of range", path,
@@ -360,7 +361,9 @@ static int snap_load(struct graph *g, struct ws_lines *l, struct estream *es, st
         if (es_add(es, u, v, (uint32_t)w, 0, path, e)) return -1;
     }
     if (ws_lines_failed(l)) return -1;
-    if (ids->n == 0) return ws_fail(e, "%s:%ld: no edges", path, ws_lines_lineno(l));
+    if (ids->n == 0)
+        return ws_lines_lineno(l) == 0 ? ws_fail(e, "%s: empty file (no edges)", path)
+                                       : ws_fail(e, "%s:%ld: no edges", path, ws_lines_lineno(l));
     return graph_from_edges(g, (uint32_t)ids->n, (uint32_t)ids->n, es->n, es->src, es->dst, es->w,
                             NULL, e);
 }
