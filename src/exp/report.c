@@ -34,14 +34,28 @@ double rpt_amean(const double *v, int n) {
 }
 
 /* Walks "a.b.c" through nested objects. */
-static json_t *json_path(json_t *root, const char *path) {
-    char buf[RCP_KEY];
-    snprintf(buf, sizeof buf, "%s", path);
-    json_t *j = root;
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ".", &save); t && j; t = strtok_r(NULL, ".", &save))
-        j = json_object_get(j, t);
-    return j;
+/* A dotted path into a result: the statistics groups are keys with dots of their own
+ * ("dram.energy", "mc.ch0", "l2.part"), so at each level the longest key that is a prefix of the
+ * rest of the path is tried first, then shorter ones. */
+static json_t *json_path(json_t *j, const char *path) {
+    if (!j) return NULL;
+    size_t n = strlen(path);
+    for (size_t cut = n;; ) {
+        char key[RCP_KEY];
+        if (cut < sizeof key) {
+            memcpy(key, path, cut);
+            key[cut] = '\0';
+            json_t *k = json_object_get(j, key);
+            if (k) {
+                if (cut == n) return k;
+                json_t *v = json_path(k, path + cut + 1);
+                if (v) return v;
+            }
+        }
+        while (cut > 0 && path[--cut] != '.') {
+        }
+        if (cut == 0) return NULL;
+    }
 }
 
 static double num(json_t *j) {

@@ -245,10 +245,59 @@ static void test_tables(void **state) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* Statistics groups have dots in their names ("dram.energy", "mc.ch0"): a metric path reaches
+ * into them, the longest matching key first, and still reaches a plain group beside them. */
+static void test_dotted_groups(void **state) {
+    (void)state;
+    char dir[512], cmd[1200], path[1024];
+    snprintf(dir, sizeof dir, "%s/ws-test-%d-dots", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+             (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s/results", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    static const char *const names[] = {"fcfs_mm3", "frfcfs_mm3"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/results/%s.json", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f,
+                "{\"stats\": {\"dram\": {\"reads\": %d, \"energy\": {\"total_nj\": 1}}, "
+                "\"dram.energy\": {\"total_nj\": %d}, \"mc.ch0\": {\"row_hits\": %d}}}\n",
+                10 + i, 100 + i, 1000 + i);
+        fclose(f);
+    }
+    static struct recipe r;
+    struct ws_err e = {{0}};
+    assert_int_equal(recipe_load(&r, "r.ini",
+                                 "[sweep]\nconfig = gtx480\n[axes]\nmc.policy = fcfs, frfcfs\n"
+                                 "workload = mm3\n[metric e]\npath = stats.dram.energy.total_nj\n"
+                                 "[metric rd]\npath = stats.dram.reads\n"
+                                 "[metric hits]\npath = stats.mc.ch0.row_hits\n",
+                                 &e),
+                     0);
+    struct rcp_job *jobs;
+    int n;
+    assert_int_equal(recipe_expand(&r, &jobs, &n, &e), 0);
+    struct rpt_table t;
+    if (rpt_load(&t, &r, jobs, n, dir, &e) != 0) fail_msg("%s", e.msg);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    rpt_write_csv(&t, f);
+    fclose(f);
+    if (!strstr(text, "fcfs_mm3,fcfs,mm3,LOA,100,10,1000\n")) fail_msg("%s", text);
+    assert_non_null(strstr(text, "frfcfs_mm3,frfcfs,mm3,LOA,101,11,1001\n"));
+    free(text);
+    rpt_free(&t);
+    free(jobs);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_means),
         cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_dotted_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
