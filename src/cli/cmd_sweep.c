@@ -510,11 +510,17 @@ static int follow(const char *dir, bool collect) {
      * will finish them */
     snprintf(path, sizeof path, "%s/slurm.sbatch", dir);
     bool local = access(path, F_OK) != 0;
-    bool stopped = local && !sweep_alive(dir, who, sizeof who);
+    /* a Slurm sweep written with --no-submit has its script but no job id until submitted */
+    bool unsubmitted = !local && !jid[0];
+    bool stopped = (local && !sweep_alive(dir, who, sizeof who)) || unsubmitted;
     if (stopped)
-        printf("sweep %s: %d/%d done, %d failed, %d not run%s\n", dir, done, n, failed,
+        printf("sweep %s: %d/%d done, %d failed, %d not run%s%s%s\n", dir, done, n, failed,
                n - done - failed,
-               n - done - failed ? " (the sweep is not running: finish it with --resume)" : "");
+               n - done - failed == 0 ? ""
+               : unsubmitted         ? " (never submitted: sbatch "
+                                     : " (the sweep is not running: finish it with --resume)",
+               n - done - failed && unsubmitted ? path : "",
+               n - done - failed && unsubmitted ? ")" : "");
     else
         printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n,
                failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");

@@ -383,8 +383,15 @@ static void test_slurm_script_and_collect(void **state) {
     assert_non_null(strstr(sb, "0) name='fcfs_vecadd'; set -- 'run' '-c' 'gtx480' '-w' 'vecadd'"));
     free(sb);
     snprintf(args, sizeof args, "sweep --collect %s", d);
+    assert_int_equal(tu_run_cli(args, &out), 1); /* not submitted: nothing will run them */
+    snprintf(path, sizeof path, "0/2 done, 0 failed, 2 not run (never submitted: sbatch %s/slurm.sbatch)",
+             d);
+    if (!strstr(out, path)) fail_msg("%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "echo 4242 > %s/slurm.jobid", d); /* as sbatch's submission */
+    assert_int_equal(system(cmd), 0);
     assert_int_equal(tu_run_cli(args, &out), 75); /* nothing ran yet */
-    assert_non_null(strstr(out, "0/2 done, 0 failed, 2 queued or running"));
+    assert_non_null(strstr(out, "0/2 done, 0 failed, 2 queued or running (Slurm job 4242)"));
     free(out);
     for (int id = 0; id < 2; id++) {
         snprintf(cmd, sizeof cmd, "SLURM_ARRAY_TASK_ID=%d bash %s/slurm.sbatch", id, d);
