@@ -157,6 +157,12 @@ static void test_errors(void **state) {
     char *kept = tu_slurp(f, NULL);
     assert_string_equal(kept, "[gpu]\nsms = 2\n");
     free(kept);
+    /* a folder that takes no new files (procfs here; root passes access()) is refused before the
+     * run, not after it */
+    assert_int_equal(tu_run_cli("run -w vecadd -q -o /proc/ws-result.json", &text), 1);
+    if (!strstr(text, "warpsim: /proc/ws-result.json: cannot create files in /proc: "))
+        fail_msg("%s", text);
+    free(text);
     /* a trace given by its folder or its kernel list: its kernel list is not overwritten */
     char tdir[700], kl[760], beside[760];
     snprintf(tdir, sizeof tdir, "%s/ws-trace-out-%d", dir, (int)getpid());
