@@ -227,7 +227,8 @@ const struct stat_desc cache_stat_desc[] = {
        "stores/atomics sent below as they are (write-through, write-evict, no-write-allocate, "
        "streaming)"),
     SD(accesses, STAT_COUNTER, "acc", "lookups of loads, stores and atomics (RESFAIL included)"),
-    SD(hits, STAT_COUNTER, "acc", "HIT outcomes (loads and writes)"),
+    SD(hits, STAT_COUNTER, "acc",
+       "HIT outcomes (loads and writes); accesses = hits + HIT_RESERVED + misses + RESFAIL"),
     SD(misses, STAT_COUNTER, "acc", "SECTOR_MISS plus MISS outcomes (loads and writes)"),
     SD(miss_rate, STAT_REAL, "", "misses / (accesses - reservation fails)"),
 };

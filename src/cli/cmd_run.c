@@ -123,15 +123,16 @@ static void print_summary(const struct gpu *g, const struct cfg *c, const struct
             (unsigned long long)s->warp_insts, (unsigned long long)s->cycles);
     fprintf(out, "  IPC                        %.2f (warp IPC %.3f)\n", s->ipc, s->warp_ipc);
     fprintf(out,
-            "  L1D                        %llu accesses, miss rate %.1f%%, %.2f MPKI, %llu "
-            "reservation fails, intra-warp set concentration %.2f\n",
-            (unsigned long long)s->l1_accesses, 100 * s->l1_miss_rate, s->l1_mpki,
-            (unsigned long long)s->l1_resfails, s->l1_concentration);
+            "  L1D                        %llu accesses (and %llu retries after a reservation "
+            "fail), miss rate %.1f%%, %.2f MPKI, intra-warp set concentration %.2f\n",
+            (unsigned long long)(s->l1_accesses - s->l1_resfails),
+            (unsigned long long)s->l1_resfails, 100 * s->l1_miss_rate, s->l1_mpki,
+            s->l1_concentration);
     fprintf(out,
-            "  L2                         %llu accesses, miss rate %.1f%%, %.2f MPKI, %llu "
-            "reservation fails\n",
-            (unsigned long long)s->l2_accesses, 100 * s->l2_miss_rate, s->l2_mpki,
-            (unsigned long long)s->l2_resfails);
+            "  L2                         %llu accesses (and %llu retries after a reservation "
+            "fail), miss rate %.1f%%, %.2f MPKI\n",
+            (unsigned long long)(s->l2_accesses - s->l2_resfails),
+            (unsigned long long)s->l2_resfails, 100 * s->l2_miss_rate, s->l2_mpki);
     fprintf(out,
             "  NoC                        request %.1f / reply %.1f cycles, %.2f / %.2f "
             "flits per cycle\n",
