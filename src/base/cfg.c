@@ -528,10 +528,14 @@ int cfg_refuse_set(struct cfg *c, const char *key, const char *chooser, const ch
 
 static int unclaimed_error(const struct cfg *c, const struct setting *s, struct ws_err *e) {
     char where[600];
-    for (size_t i = 0; i < c->nnote; i++)
-        if (strcmp(c->note[i].key, s->key) == 0)
+    for (size_t i = 0; i < c->nnote; i++) {
+        const char *k = c->note[i].key;
+        size_t kl = strlen(k);
+        /* a note whose key ends in '.' covers every key under that prefix */
+        if (kl && k[kl - 1] == '.' ? strncmp(k, s->key, kl) == 0 : strcmp(k, s->key) == 0)
             return ws_fail(e, "%s: key '%s' is not read with this configuration (%s)",
                            cfg_origin(c, s->key, where, sizeof where), s->key, c->note[i].text);
+    }
     const char *best = NULL;
     size_t bestd = 4;
     for (size_t b = 0; b < c->nbind; b++)
@@ -540,6 +544,8 @@ static int unclaimed_error(const struct cfg *c, const struct setting *s, struct 
             if (d < bestd) bestd = d, best = c->bind[b].keys[k].name;
         }
     for (size_t i = 0; i < c->nnote; i++) { /* keys of this run's other choices, too */
+        size_t kl = strlen(c->note[i].key);
+        if (kl && c->note[i].key[kl - 1] == '.') continue; /* a prefix, not a key */
         size_t d = edit_distance(s->key, c->note[i].key);
         if (d < bestd) bestd = d, best = c->note[i].key;
     }

@@ -92,7 +92,8 @@ int cfg_bind(struct cfg *c, const char *group, const struct cfg_key *keys, size_
 int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e);
 /* A known key that this configuration does not read (a policy's key when another policy is
  * selected): if it is set, cfg_check_unclaimed() says so with `text` (e.g. "read with mc.policy
- * = wafcfs, basjf") instead of calling it unknown. The first note of a key counts. */
+ * = wafcfs, basjf") instead of calling it unknown. The first note of a key counts. A key ending
+ * in '.' notes every key under that prefix. */
 int cfg_note_key(struct cfg *c, const char *key, const char *text, struct ws_err *e);
 /* Where key was set: 0 not at all, 1 in a file, 2 on the command line (--set or an option). */
 int cfg_level(const struct cfg *c, const char *key);

@@ -65,6 +65,15 @@ struct workload *workload_create(struct cfg *c, struct ws_err *e) {
                 list);
         return NULL;
     }
+    /* another workload's keys (workload.bfs.nodes in a vecadd run) are not unknown: say whose */
+    for (unsigned i = 0; i < workload_ntable; i++) {
+        if (workload_table + i == wi) continue;
+        char prefix[96], why[200];
+        snprintf(prefix, sizeof prefix, "workload.%s.", workload_table[i].name);
+        snprintf(why, sizeof why, "only workload %s reads workload.%s.*; this run's workload is %s",
+                 workload_table[i].name, workload_table[i].name, wi->name);
+        if (cfg_note_key(c, prefix, why, e) != 0) return NULL;
+    }
     return wi->create(c, &wc, e);
 }
 

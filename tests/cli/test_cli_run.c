@@ -76,6 +76,10 @@ static void test_errors(void **state) {
                  "warpsim: nosuchgpu: cannot open: No such file or directory\n");
     expect_error("-w vecadd --set gpu.sms=0", "gpu.sms = 0 is out of range");
     expect_error("-w vecadd --set l1d.setz=2", "did you mean 'l1d.sets'?");
+    /* another workload's key is not unknown: it names the workload that reads it */
+    expect_error("-w vecadd --set workload.bfs.nodes=5",
+                 "warpsim: --set #1: key 'workload.bfs.nodes' is not read with this configuration "
+                 "(only workload bfs reads workload.bfs.*; this run's workload is vecadd)\n");
     const char *g = tu_tmpfile("bad-graph.txt", "3\n0 1\n1 1\nx 1\n");
     char extra[1024];
     snprintf(extra, sizeof extra, "-w bfs --set workload.bfs.graph=%s", g);

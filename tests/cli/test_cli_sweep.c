@@ -308,6 +308,10 @@ static void test_bad_recipe_before_jobs(void **state) {
     expect_refused("[sweep]\nconfig = gtx480\n[set]\nworkload.bfs.nodez = 5\n"
                    "[axes]\nworkload = bfs, vecadd\n",
                    "4: unknown key 'workload.bfs.nodez' (did you mean 'workload.bfs.nodes'?)");
+    expect_refused("[sweep]\nconfig = gtx480\n[set]\nworkload.bfs.nodes = 8192\n"
+                   "[axes]\nworkload = vecadd\n",
+                   "4: key 'workload.bfs.nodes' is not read with this configuration (only "
+                   "workload bfs reads workload.bfs.*; this run's workload is vecadd)");
     /* a key only some jobs read is fine; one no job reads is not */
     expect_refused("[sweep]\nconfig = gtx480\n[set]\nmc.frfcfs_cap.cap = 5\n"
                    "[axes]\nworkload = bfs\nmc.policy = fcfs, frfcfs\n",
