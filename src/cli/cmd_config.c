@@ -93,7 +93,7 @@ int cmd_config(int argc, char **argv) {
     }
     if (strcmp(argv[2], "import") == 0) return cmd_config_import(argc, argv);
     if (strcmp(argv[2], "dump") != 0) {
-        fprintf(stderr, "warpsim: config: unknown action '%s' (dump, keys)\n", argv[2]);
+        fprintf(stderr, "warpsim: config: unknown action '%s' (dump, keys, import)\n", argv[2]);
         return WS_EXIT_USAGE;
     }
     struct cli_common o;
@@ -200,6 +200,7 @@ int cmd_list(int argc, char **argv) {
         free(ents);
         return WS_EXIT_OK;
     }
-    fprintf(stderr, "usage: warpsim list policies|presets|configs|workloads\n");
-    return WS_EXIT_USAGE;
+    bool help = argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"));
+    fprintf(help ? stdout : stderr, "usage: warpsim list policies|presets|configs|workloads\n");
+    return help ? WS_EXIT_OK : WS_EXIT_USAGE;
 }

@@ -610,8 +610,11 @@ int cmd_sweep(int argc, char **argv) {
     const char *part = NULL, *tlim = NULL, *mem = NULL;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
-        if ((!strcmp(a, "--status") || !strcmp(a, "--collect")) && i + 1 < argc)
-            return follow(argv[i + 1], !strcmp(a, "--collect"));
+        if (!strcmp(a, "--status") || !strcmp(a, "--collect")) {
+            if (i + 1 < argc) return follow(argv[i + 1], !strcmp(a, "--collect"));
+            fprintf(stderr, "warpsim: sweep %s needs the sweep's folder\n%s", a, usage);
+            return WS_EXIT_USAGE;
+        }
         if (!strcmp(a, "--slurm")) {
             slurm = true;
             continue;

@@ -135,6 +135,10 @@ static void test_keys_once_each(void **state) {
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         if (!listed(keys, want[i])) fail_msg("config keys lacks %s", want[i]);
     /* the policies' names, one a line, as the first word of `list policies` */
+    char *help = NULL;
+    assert_int_equal(tu_run_cli("list --help", &help), 0);
+    assert_string_equal(help, "usage: warpsim list policies|presets|configs|workloads\n");
+    free(help);
     assert_int_equal(tu_run_cli("list policies", &pol), 0);
     char *names_only = malloc(strlen(pol) + 1), *o = names_only;
     for (const char *p = pol; *p;) {

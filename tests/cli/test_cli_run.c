@@ -73,7 +73,8 @@ static void test_errors(void **state) {
                  "warpsim: rtx2060: cannot open: No such file or directory (did you mean "
                  "'rtx2060s'?)\n");
     expect_error("-c nosuchgpu -w vecadd",
-                 "warpsim: nosuchgpu: cannot open: No such file or directory\n");
+                 "warpsim: nosuchgpu: cannot open: No such file or directory (not a file here, "
+                 "nor a preset: warpsim list configs)\n");
     expect_error("-w vecadd --set gpu.sms=0", "gpu.sms = 0 is out of range");
     expect_error("-w vecadd --set l1d.setz=2", "did you mean 'l1d.sets'?");
     /* another workload's key is not unknown: it names the workload that reads it */

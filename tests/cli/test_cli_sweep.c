@@ -450,6 +450,10 @@ static void expect_report_error(const char *path, const char *why) {
 /* `report` on something that is not a sweep's folder says which of the three it is. */
 static void test_report_not_a_sweep(void **state) {
     (void)state;
+    char *o = NULL;
+    assert_int_equal(tu_run_cli("sweep --status", &o), 2); /* the folder is missing */
+    assert_non_null(strstr(o, "warpsim: sweep --status needs the sweep's folder\nusage: "));
+    free(o);
     char args[2048];
     const char *file = tu_tmpfile("notadir.txt", "x\n");
     char dir[600], none[700];
