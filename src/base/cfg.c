@@ -622,7 +622,9 @@ void cfg_print_keys(const char *group, const struct cfg_key *keys, size_t n, FIL
     for (size_t i = 0; i < n; i++) {
         const struct cfg_key *k = &keys[i];
         char range[128] = "";
-        if (k->type == CFG_INT || k->type == CFG_DOUBLE)
+        if (k->type == CFG_INT) /* whole numbers, so that a bound can be copied as a value */
+            snprintf(range, sizeof range, "[%.0f, %.0f]", k->min, k->max);
+        else if (k->type == CFG_DOUBLE)
             snprintf(range, sizeof range, "[%g, %g]", k->min, k->max);
         else if (k->type == CFG_ENUM) {
             for (int j = 0; k->choices[j]; j++) {
