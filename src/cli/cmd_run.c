@@ -230,6 +230,8 @@ int cmd_run(int argc, char **argv) {
         json_object_set_new(root, "command", json_string("run"));
         json_object_set_new(root, "workload", json_string(w->name));
         json_object_set_new(root, "load_class", json_string(gpu_load_class(s->offchip_per_load)));
+        /* true when gpu.max_insts, max_thread_insts or max_cycles ended the run */
+        json_object_set_new(root, "stopped_at_limit", json_boolean(s->stopped_early));
         json_object_set_new(root, "config", cfg_effective_json(c));
         json_object_set_new(root, "stats", stats_to_json(&reg));
         json_object_set_new(root, "definitions", stats_definitions_json(&reg));

@@ -41,6 +41,7 @@ static void test_summary_and_determinism(void **state) {
     assert_non_null(b);
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "\"load_class\": \"LOA\""));
+    assert_non_null(strstr(a, "\"stopped_at_limit\": false"));
     assert_non_null(strstr(a, "\"definitions\""));
     /* definitions by full name: short names repeat with other units */
     assert_non_null(strstr(a, "\"dram.cycles\": \"DRAM command-clock cycles simulated [tCK]\""));
@@ -49,6 +50,12 @@ static void test_summary_and_determinism(void **state) {
     free(b);
     free(text);
     free(text2);
+    /* a run the cap ended says so in its result */
+    snprintf(args, sizeof args, "run -w vecadd --set gpu.max_insts=1000 -q -o %s", o2);
+    assert_int_equal(tu_run_cli(args, NULL), 0);
+    a = tu_slurp(o2, NULL);
+    assert_non_null(strstr(a, "\"stopped_at_limit\": true"));
+    free(a);
 }
 
 static void expect_error(const char *extra, const char *expected) {
