@@ -1,6 +1,7 @@
 /* Statistics registry (see stats.h). */
 #include "base/stats.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,9 +125,15 @@ void stats_print_text(const struct stats_reg *r, FILE *out) {
                 fprintf(out, "%-40s %14llu %-8s # %s\n", name,
                         (unsigned long long)*(const uint64_t *)p, d->unit, d->doc);
                 break;
-            case STAT_REAL:
-                fprintf(out, "%-40s %14.4f %-8s # %s\n", name, *(const double *)p, d->unit, d->doc);
+            case STAT_REAL: {
+                /* 4 decimals, unless that would show a small non-zero value as 0 */
+                double v = *(const double *)p;
+                if (v != 0 && fabs(v) < 0.001)
+                    fprintf(out, "%-40s %14.4e %-8s # %s\n", name, v, d->unit, d->doc);
+                else
+                    fprintf(out, "%-40s %14.4f %-8s # %s\n", name, v, d->unit, d->doc);
                 break;
+            }
             case STAT_HIST: {
                 const struct ws_hist *h = (const struct ws_hist *)p;
                 fprintf(out,
