@@ -90,7 +90,8 @@ int cli_load_config(struct cli_common *o, struct cfg *c, struct ws_err *e) {
         if (suggest_preset(o->config_path, near, sizeof near))
             return ws_fail(e, "%s: cannot open: %s (did you mean '%s'?)", o->config_path,
                            strerror(err), near);
-        return ws_fail(e, "%s: cannot open: %s (not a file here, nor a preset: warpsim list configs)",
+        return ws_fail(e,
+                       "%s: cannot open: %s (not a file here, nor a preset: warpsim list configs)",
                        o->config_path, strerror(err));
     }
     if (o->config_path && o->out_path &&

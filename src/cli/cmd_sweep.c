@@ -517,8 +517,8 @@ static int follow(const char *dir, bool collect) {
         printf("sweep %s: %d/%d done, %d failed, %d not run%s%s%s\n", dir, done, n, failed,
                n - done - failed,
                n - done - failed == 0 ? ""
-               : unsubmitted         ? " (never submitted: sbatch "
-                                     : " (the sweep is not running: finish it with --resume)",
+               : unsubmitted          ? " (never submitted: sbatch "
+                                      : " (the sweep is not running: finish it with --resume)",
                n - done - failed && unsubmitted ? path : "",
                n - done - failed && unsubmitted ? ")" : "");
     else
@@ -709,8 +709,9 @@ int cmd_sweep(int argc, char **argv) {
     /* DIR; two sweeps in one folder would run the same jobs into the same files */
     char who[320];
     if (sweep_alive(out, who, sizeof who)) {
-        ws_fail(&e, "%s: a sweep is already running there (%s); wait for it, or stop it and "
-                    "finish with --resume",
+        ws_fail(&e,
+                "%s: a sweep is already running there (%s); wait for it, or stop it and "
+                "finish with --resume",
                 out, who);
         goto out;
     }

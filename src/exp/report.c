@@ -40,7 +40,7 @@ double rpt_amean(const double *v, int n) {
 static json_t *json_path(json_t *j, const char *path) {
     if (!j) return NULL;
     size_t n = strlen(path);
-    for (size_t cut = n;; ) {
+    for (size_t cut = n;;) {
         char key[RCP_KEY];
         if (cut < sizeof key) {
             memcpy(key, path, cut);

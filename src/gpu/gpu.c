@@ -74,11 +74,14 @@ const struct stat_desc gpu_summary_desc[] = {
     SD(thread_insts, STAT_COUNTER, "", "thread instructions: active lanes summed over issues"),
     SD(ipc, STAT_REAL, "", "thread_insts / cycles (GPGPU-Sim's IPC)"),
     SD(warp_ipc, STAT_REAL, "", "warp_insts / cycles"),
-    SD(l1_accesses, STAT_COUNTER, "", "L1D lookups, all SMs: one per line request, plus one per retry after a reservation fail "
+    SD(l1_accesses, STAT_COUNTER, "",
+       "L1D lookups, all SMs: one per line request, plus one per retry after a reservation fail "
        "(l1_resfails)"),
-    SD(l1_misses, STAT_COUNTER, "", "L1D sector and line misses (a request merged into a pending fetch is not one)"),
+    SD(l1_misses, STAT_COUNTER, "",
+       "L1D sector and line misses (a request merged into a pending fetch is not one)"),
     SD(l1_resfails, STAT_COUNTER, "", "L1D reservation failures (the access was retried)"),
-    SD(l2_accesses, STAT_COUNTER, "", "L2 lookups, all slices, retries after a reservation fail (l2_resfails) included"),
+    SD(l2_accesses, STAT_COUNTER, "",
+       "L2 lookups, all slices, retries after a reservation fail (l2_resfails) included"),
     SD(l2_misses, STAT_COUNTER, "", "L2 sector and line misses"),
     SD(l2_resfails, STAT_COUNTER, "", "L2 reservation failures"),
     SD(l1_miss_rate, STAT_REAL, "", "l1_misses / (l1_accesses - l1_resfails)"),

@@ -388,8 +388,8 @@ static void test_slurm_script_and_collect(void **state) {
     free(sb);
     snprintf(args, sizeof args, "sweep --collect %s", d);
     assert_int_equal(tu_run_cli(args, &out), 1); /* not submitted: nothing will run them */
-    snprintf(path, sizeof path, "0/2 done, 0 failed, 2 not run (never submitted: sbatch %s/slurm.sbatch)",
-             d);
+    snprintf(path, sizeof path,
+             "0/2 done, 0 failed, 2 not run (never submitted: sbatch %s/slurm.sbatch)", d);
     if (!strstr(out, path)) fail_msg("%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "echo 4242 > %s/slurm.jobid", d); /* as sbatch's submission */

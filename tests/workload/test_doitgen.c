@@ -1,7 +1,7 @@
 /* PolyBench/GPU doitgen model (src/workload/kernels/doitgen.c): kernel1/kernel2 pairs per r,
  * the 32x8 block shape, a warp's addresses (A broadcast, C4 and sum one line; sum stored, not
- * loaded, per s), exact instruction counts of the 4-way unrolled loop and its remainder for a size whose blocks have idle lanes and idle warps, and sum and A equal
- * to the host doitgen. */
+ * loaded, per s), exact instruction counts of the 4-way unrolled loop and its remainder for a size
+ * whose blocks have idle lanes and idle warps, and sum and A equal to the host doitgen. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* Rodinia K-means model (src/workload/kernels/kmeans.c): allocateMemory's arrays and its one
  * invert_mapping launch (point-major loads, feature-major stores, exact counts), launch shape
- * (square 2-D grid of 256-thread blocks), copies per iteration, uncoalesced point-major feature loads (lane stride
- * nfeatures * 4 bytes, one line per lane), broadcast centre loads, the feature loop unrolled by 4
- * (four feature loads, then four centre loads) with a remainder loop, exact per-warp and total
- * instruction counts for feature counts with and without a remainder, partial warps,
- * memberships equal to a host computation, paper preset. */
+ * (square 2-D grid of 256-thread blocks), copies per iteration, uncoalesced point-major feature
+ * loads (lane stride nfeatures * 4 bytes, one line per lane), broadcast centre loads, the feature
+ * loop unrolled by 4 (four feature loads, then four centre loads) with a remainder loop, exact
+ * per-warp and total instruction counts for feature counts with and without a remainder, partial
+ * warps, memberships equal to a host computation, paper preset. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -215,8 +215,7 @@ static void test_unroll_remainders(void **state) {
         uint64_t kp = c.kernels - 1; /* kmeansPoint launches */
         assert_int_equal(c.insts, 4 * (uint64_t)INV_FULL(nfs[t]) + 4 * INV_EMPTY +
                                       kp * (4 * (uint64_t)FULL_NF(nfs[t], 5) + 4 * EMPTY));
-        assert_int_equal(c.by_class[OP_MEM],
-                         4 * 2 * nfs[t] + kp * 4 * (2 * 5 * nfs[t] + 1));
+        assert_int_equal(c.by_class[OP_MEM], 4 * 2 * nfs[t] + kp * 4 * (2 * 5 * nfs[t] + 1));
         if (w->vt->verify(w, &e) != 0) fail_msg("%s", e.msg);
         w->vt->destroy(w);
     }

@@ -81,7 +81,8 @@ static bool host_relax(const struct graph *g, uint32_t *dist, uint64_t dbase, st
                 if (k >= g->degree[w0 + l] || alt[l] >= dd[l]) continue;
                 uint32_t v = g->dest[g->start[w0 + l] + k];
                 t->atomics++, t->atomic_sum += dbase + 4ull * v;
-                if (alt[l] < dist[v]) dist[v] = (uint32_t)alt[l], changed = true, lowered |= 1u << l;
+                if (alt[l] < dist[v])
+                    dist[v] = (uint32_t)alt[l], changed = true, lowered |= 1u << l;
             }
         }
         t->stores += (uint64_t)__builtin_popcount(lowered); /* *changed, once per such node */

@@ -240,9 +240,9 @@ static int mtx_load(struct graph *g, struct ws_lines *l, struct estream *es, str
             long long iv = 0;
             if (!t) return ws_fail(e, "%s:%ld: missing the value", path, ws_lines_lineno(l));
             if (field == MTX_REAL ? !tok_double(t, len, &v) : !tok_int(t, len, &iv))
-                return ws_fail(e, "%s:%ld: expected the value (%s), found '%.*s'", path,
-                               ws_lines_lineno(l),
-                               field == MTX_REAL ? "a finite real number" : "an integer", SHOW(t, len));
+                return ws_fail(
+                    e, "%s:%ld: expected the value (%s), found '%.*s'", path, ws_lines_lineno(l),
+                    field == MTX_REAL ? "a finite real number" : "an integer", SHOW(t, len));
             if (field == MTX_INTEGER) {
                 if (iv < -(long long)UINT32_MAX || iv > (long long)UINT32_MAX)
                     return ws_fail(e, "%s:%ld: value %lld is out of range", path,

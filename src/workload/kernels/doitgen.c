@@ -7,12 +7,12 @@
  * sum is a plain global pointer that may alias A and C4, so kernel1 stores it every iteration
  * (sum = sum + A * C4, contracted to one FFMA); its value is forwarded from that store (only loads
  * come between), so it is not loaded. nvcc 13 (sm_75 PTX) unrolls the s loop by 4, C4 loaded
- * before A in each step, with a remainder loop for np % 4; so does the model. Device arrays in doitgenCuda's cudaMalloc order: AGpu, C4Gpu,
- * sumGpu, all three copied to the device (sum as zeros). Data as init_array: A[i][j][k] =
- * (i * j + k) / np, C4[i][j] = i * j / np.
+ * before A in each step, with a remainder loop for np % 4; so does the model. Device arrays in
+ * doitgenCuda's cudaMalloc order: AGpu, C4Gpu, sumGpu, all three copied to the device (sum as
+ * zeros). Data as init_array: A[i][j][k] = (i * j + k) / np, C4[i][j] = i * j / np.
  *
- * kernel1 uses 28 registers (ptxas for sm_75). Sizes (nr = nq = np = n): test 32 (MINI_DATASET), paper 128 (STANDARD_DATASET, the default);
- * workload.doitgen.n sets any other. */
+ * kernel1 uses 28 registers (ptxas for sm_75). Sizes (nr = nq = np = n): test 32 (MINI_DATASET),
+ * paper 128 (STANDARD_DATASET, the default); workload.doitgen.n sets any other. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ static const struct km_inst k1_code[] = {
     KM_OP2(KM_SHL, 8, KP(P_NP), KI(2)),          /* C4 row stride */
     KM_ISETP_(KM_LE, 0, KP(P_NP), KRZ),
     KM_BRA_IF(0, "end", "end"),
-    KM_MOV_(10, KRZ),                   /* the running sum, kept in a register */
+    KM_MOV_(10, KRZ),                    /* the running sum, kept in a register */
     KM_OP2(KM_AND, 13, KP(P_NP), KI(3)), /* np % 4: the remainder loop's trips */
     KM_OP2(KM_ISUB, 9, KP(P_NP), KR(13)),
     KM_ISETP_(KM_EQ, 0, KR(9), KRZ),

@@ -188,12 +188,12 @@ struct kmeans {
     uint64_t d_feat, d_inv, d_memb, d_clus; /* d_feat: feature_flipped_d (point-major) */
     bool inverted;                          /* invert_mapping has been launched */
     uint32_t kernels;                       /* launches of either kernel */
-    uint32_t grid;       /* blocks per grid dimension */
-    float *centres;      /* [nc][nf] for the next launch */
-    float *used;         /* [nc][nf] of the last launch (verify) */
-    int32_t *membership; /* host copy, as of the last launch */
-    float *sum;          /* [nc][nf] new-centre sums */
-    uint32_t *count;     /* [nc] */
+    uint32_t grid;                          /* blocks per grid dimension */
+    float *centres;                         /* [nc][nf] for the next launch */
+    float *used;                            /* [nc][nf] of the last launch (verify) */
+    int32_t *membership;                    /* host copy, as of the last launch */
+    float *sum;                             /* [nc][nf] new-centre sums */
+    uint32_t *count;                        /* [nc] */
     uint32_t launches;
     uint64_t last_delta;
     bool done;
