@@ -89,10 +89,11 @@ int ws_check_output(const char *path, struct ws_err *e) {
     if (!S_ISDIR(st.st_mode)) return ws_fail(e, "%s: %s is not a folder", path, dir);
     if (access(dir, W_OK | X_OK) != 0)
         return ws_fail(e, "%s: cannot create files in %s: %s", path, dir, strerror(errno));
-    /* access() says yes to root everywhere, and nothing about read-only or pseudo file systems:
-     * create (and remove) a file beside it, so that a long run does not end unable to write */
+    /* access() says yes to root in pseudo file systems that take no new files (/proc): create
+     * (and remove) a short-named file in the folder, so that a long run does not end unable to
+     * write */
     char probe[4096 + 16];
-    if (snprintf(probe, sizeof probe, "%s.probeXXXXXX", path) >= (int)sizeof probe)
+    if (snprintf(probe, sizeof probe, "%s/.wsXXXXXX", dir) >= (int)sizeof probe)
         return ws_fail(e, "%s: path too long", path);
     int fd = mkstemp(probe);
     if (fd < 0) return ws_fail(e, "%s: cannot create files in %s: %s", path, dir, strerror(errno));

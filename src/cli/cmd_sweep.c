@@ -116,8 +116,11 @@ static int check_jobs(struct sweep *sw, struct ws_err *e) {
             }
             if (s.set_index[i] >= 0) {
                 job->sets_skip |= UINT64_C(1) << s.set_index[i];
-                if (j == 0 || !first_err[s.set_index[i]][0])
-                    snprintf(first_err[s.set_index[i]], sizeof first_err[0], "%s", ke.msg);
+                /* a typo's "unknown key" (with its suggestion) says more than another job's
+                 * "not read with this configuration" */
+                char *fe = first_err[s.set_index[i]];
+                if (!fe[0] || (strstr(ke.msg, "unknown key '") && !strstr(fe, "unknown key '")))
+                    snprintf(fe, sizeof first_err[0], "%s", ke.msg);
             } else {
                 rc = ws_fail(e, "%s (in job %s)", ke.msg, job->name);
             }
@@ -226,9 +229,47 @@ static bool sweep_alive(const char *dir, char *who, size_t n) {
     if (got < 1 || pid <= 0) return false;
     snprintf(who, n, "pid %ld%s%s", pid, got >= 2 ? " on " : "", got >= 2 ? phost : "");
     gethostname(host, sizeof host - 1);
+    if (!host[0]) snprintf(host, sizeof host, "-"); /* as sweep_lock writes an unnamed host */
     if (got >= 2 && strcmp(phost, host) != 0) return true;
     if (kill((pid_t)pid, 0) != 0 && errno != EPERM) return false;
     return got < 3 || start == 0 || proc_start(pid) == start;
+}
+
+/* Takes DIR/sweep.pid for this process: written whole to a file of its own, then linked into
+ * place, which fails when the name exists, so two sweeps starting at once cannot both get it. A
+ * sweep.pid of a sweep that no longer runs is replaced. pidf gets the path. */
+static int sweep_lock(const char *dir, char *pidf, size_t n, struct ws_err *e) {
+    char host[256] = "", text[320], tmp[PATH_MAX + 64];
+    gethostname(host, sizeof host - 1);
+    if (!host[0]) snprintf(host, sizeof host, "-");
+    long me = (long)getpid();
+    int len = snprintf(text, sizeof text, "%ld %s %llu\n", me, host, proc_start(me));
+    snprintf(pidf, n, "%s/sweep.pid", dir);
+    snprintf(tmp, sizeof tmp, "%s/sweep.pid.%ld", dir, me);
+    if (ws_write_text_atomic(tmp, text, (size_t)len, e) != 0) return -1;
+    int rc = -1;
+    for (int tries = 0; tries < 3 && rc != 0; tries++) {
+        if (link(tmp, pidf) == 0) {
+            rc = 0;
+            break;
+        }
+        if (errno != EEXIST) {
+            ws_fail(e, "%s: cannot create: %s", pidf, strerror(errno));
+            break;
+        }
+        char who[320];
+        if (sweep_alive(dir, who, sizeof who)) {
+            ws_fail(e,
+                    "%s: a sweep is already running there (%s); wait for it, or, if it is not "
+                    "running any more, delete %s and finish with --resume",
+                    dir, who, pidf);
+            break;
+        }
+        remove(pidf); /* a dead sweep's */
+    }
+    if (rc != 0 && !e->msg[0]) ws_fail(e, "%s: cannot take %s", dir, pidf);
+    unlink(tmp);
+    return rc;
 }
 
 static int write_manifest(struct sweep *sw, struct ws_err *e) {
@@ -506,24 +547,23 @@ static int follow(const char *dir, bool collect) {
     char jid[64] = "", who[320];
     snprintf(path, sizeof path, "%s/slurm.jobid", dir);
     last_line(path, jid, sizeof jid);
-    /* a local sweep (no slurm.sbatch) runs its jobs while its process lives; without it nothing
-     * will finish them */
+    /* a live sweep process runs the rest; else a Slurm script (slurm.sbatch) does once it is
+     * submitted; else nothing will finish them */
     snprintf(path, sizeof path, "%s/slurm.sbatch", dir);
-    bool local = access(path, F_OK) != 0;
-    /* a Slurm sweep written with --no-submit has its script but no job id until submitted */
-    bool unsubmitted = !local && !jid[0];
-    bool stopped = (local && !sweep_alive(dir, who, sizeof who)) || unsubmitted;
+    bool alive = sweep_alive(dir, who, sizeof who), local = access(path, F_OK) != 0;
+    bool stopped = !alive && local;
+    /* --no-submit leaves no job id; the script may have been submitted by hand since */
+    bool nojid = !alive && !local && !jid[0];
     if (stopped)
-        printf("sweep %s: %d/%d done, %d failed, %d not run%s%s%s\n", dir, done, n, failed,
+        printf("sweep %s: %d/%d done, %d failed, %d not run%s\n", dir, done, n, failed,
                n - done - failed,
-               n - done - failed == 0 ? ""
-               : unsubmitted          ? " (never submitted: sbatch "
-                                      : " (the sweep is not running: finish it with --resume)",
-               n - done - failed && unsubmitted ? path : "",
-               n - done - failed && unsubmitted ? ")" : "");
+               n - done - failed ? " (the sweep is not running: finish it with --resume)" : "");
     else
-        printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s\n", dir, done, n,
-               failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "");
+        printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s%s%s%s\n", dir, done, n,
+               failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "",
+               nojid && done + failed < n ? " (no Slurm job id: warpsim did not submit " : "",
+               nojid && done + failed < n ? path : "",
+               nojid && done + failed < n ? "; submit it unless that was done by hand)" : "");
     if (collect && code == WS_EXIT_OK)
         code = failed || (stopped && done < n) ? WS_EXIT_INPUT : done < n ? 75 : WS_EXIT_OK;
     json_decref(st);
@@ -602,6 +642,8 @@ out:
 }
 
 int cmd_sweep(int argc, char **argv) {
+    char pidf[PATH_MAX + 32] = "";
+    bool locked = false;
     const char *recipe_path = NULL, *out = NULL;
     int workers = 1;
     bool resume = false, dry = false, slurm = false, no_submit = false;
@@ -706,20 +748,22 @@ int cmd_sweep(int argc, char **argv) {
         code = WS_EXIT_OK;
         goto out;
     }
-    /* DIR; two sweeps in one folder would run the same jobs into the same files */
-    char who[320];
-    if (sweep_alive(out, who, sizeof who)) {
-        ws_fail(&e,
-                "%s: a sweep is already running there (%s); wait for it, or stop it and "
-                "finish with --resume",
-                out, who);
-        goto out;
-    }
+    /* DIR; two sweeps in one folder would run the same jobs into the same files, so the folder
+     * is taken (sweep.pid) before anything in it is touched */
     char sub[PATH_MAX + 32];
     snprintf(sub, sizeof sub, "%s/results", out);
     if (mkdir_p(sub, &e) != 0) goto out;
     snprintf(sub, sizeof sub, "%s/logs", out);
     if (mkdir_p(sub, &e) != 0) goto out;
+    if (sweep_lock(out, pidf, sizeof pidf, &e) != 0) goto out;
+    locked = true;
+    /* a submission this sweep replaces: its script and job id no longer describe the folder */
+    snprintf(sub, sizeof sub, "%s/slurm.jobid", out);
+    remove(sub);
+    if (!slurm) {
+        snprintf(sub, sizeof sub, "%s/slurm.sbatch", out);
+        remove(sub);
+    }
     old = old_commands(out);
     for (int j = 0; j < sw->njobs; j++) {
         char res[PATH_MAX], tmp[PATH_MAX + 8];
@@ -782,17 +826,9 @@ int cmd_sweep(int argc, char **argv) {
     sw->t_start = pool_now();
     write_status(sw);
     progress(sw, false);
-    /* while it exists and names a live process, --status counts unfinished jobs as running */
-    char pidf[PATH_MAX + 32];
-    snprintf(pidf, sizeof pidf, "%s/sweep.pid", out);
-    char host[256] = "", pidtext[320];
-    gethostname(host, sizeof host - 1);
-    int pn = snprintf(pidtext, sizeof pidtext, "%ld %s %llu\n", (long)getpid(), host,
-                      proc_start((long)getpid()));
-    if (ws_write_text_atomic(pidf, pidtext, (size_t)pn, &e) != 0) goto out;
+    /* while sweep.pid names this live process, --status counts unfinished jobs as running */
     struct pool_cb cb = {sw, on_started, on_finished};
     int rc = pool_run(self_exe(argv[0]), tasks, ntasks, workers, &cb, &e);
-    remove(pidf);
     for (int t = 0; t < ntasks; t++) {
         free((char *)tasks[t].out_path);
         free((char *)tasks[t].err_path);
@@ -815,6 +851,7 @@ int cmd_sweep(int argc, char **argv) {
     code = sw->failed ? WS_EXIT_INPUT : WS_EXIT_OK;
     e.msg[0] = '\0';
 out:
+    if (locked) remove(pidf);
     if (code != WS_EXIT_OK && e.msg[0]) cli_fail(&e, code);
     json_decref(old);
     if (job_argv) {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,38 @@ static void test_registry(void **state) {
     stats_reg_free(&r);
 }
 
+/* The text summary: reals to 4 decimals, but a small non-zero one in e-notation, not 0.0000. */
+struct reals {
+    double big, small, zero;
+};
+static const struct stat_desc reals_desc[] = {
+    {"big", STAT_REAL, offsetof(struct reals, big), "s", "a"},
+    {"small", STAT_REAL, offsetof(struct reals, small), "s", "b"},
+    {"zero", STAT_REAL, offsetof(struct reals, zero), "s", "c"},
+};
+
+static void test_text_reals(void **state) {
+    (void)state;
+    struct ws_err e = {{0}};
+    struct stats_reg r;
+    stats_reg_init(&r);
+    struct reals v = {2.5, 1.25e-5, 0};
+    assert_int_equal(stats_register(&r, "t", reals_desc, 3, &v, &e), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    stats_print_text(&r, f);
+    fclose(f);
+    char want[3][128];
+    snprintf(want[0], sizeof want[0], "%-40s %14s %-8s # a\n", "t.big", "2.5000", "s");
+    snprintf(want[1], sizeof want[1], "%-40s %14s %-8s # b\n", "t.small", "1.2500e-05", "s");
+    snprintf(want[2], sizeof want[2], "%-40s %14s %-8s # c\n", "t.zero", "0.0000", "s");
+    for (int i = 0; i < 3; i++)
+        if (!strstr(text, want[i])) fail_msg("want %s in:\n%s", want[i], text);
+    free(text);
+    stats_reg_free(&r);
+}
+
 static void test_rng_deterministic(void **state) {
     (void)state;
     struct ws_rng a, b;
@@ -125,7 +158,8 @@ static void test_popcount(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hist_percentiles), cmocka_unit_test(test_hist_buckets_json),
-        cmocka_unit_test(test_registry),         cmocka_unit_test(test_rng_deterministic),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_text_reals),         cmocka_unit_test(test_rng_deterministic),
         cmocka_unit_test(test_popcount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

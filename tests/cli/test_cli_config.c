@@ -117,6 +117,8 @@ static void test_keys_once_each(void **state) {
     (void)state;
     char *keys = NULL, *pol = NULL;
     assert_int_equal(tu_run_cli("config keys", &keys), 0);
+    /* integer ranges as whole numbers, so that a bound pastes back as a value */
+    assert_non_null(strstr(keys, "gpu.max_insts            [0, 1000000000000000]"));
     char *copy = strdup(keys);
     assert_non_null(copy);
     size_t nnames = 0, cap = 1024;

@@ -42,6 +42,16 @@ static void test_unknown_key(void **state) {
                  "warpsim: %s:4: unknown key 'mc.polcy' (did you mean 'mc.policy'?)");
 }
 
+/* A configuration file that sets nothing (empty, or comments and headers only) is refused rather
+ * than run as the defaults. */
+static void test_empty_config(void **state) {
+    (void)state;
+    expect_error("empty.ini", "", "",
+                 "warpsim: %s: sets no key (no 'key = value' line under a [section])");
+    expect_error("bare.ini", "; nothing yet\n[dram]\n", "",
+                 "warpsim: %s: sets no key (no 'key = value' line under a [section])");
+}
+
 static void test_out_of_range_timing(void **state) {
     (void)state;
     expect_error("range.ini", "[dram]\npreset = ddr4-2400\nRCDRD = 0\n", "",
@@ -306,6 +316,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_key),
         cmocka_unit_test(test_out_of_range_timing),
+        cmocka_unit_test(test_empty_config),
         cmocka_unit_test(test_malformed_ini),
         cmocka_unit_test(test_cross_key_rule),
         cmocka_unit_test(test_unknown_policy),

@@ -25,6 +25,7 @@ static void test_summary_and_determinism(void **state) {
     const char *want[] = {"on rtx2060s (32 SMs)",
                           "IPC",
                           "miss rate",
+                          "retries after a reservation fail), miss rate",
                           "row-buffer hit rate",
                           "latency divergence",
                           "load-warp execution time",

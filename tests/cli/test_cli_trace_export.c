@@ -136,7 +136,7 @@ static void put_file(const char *path, const char *text) {
 }
 
 /* Exporting again into a folder that holds an earlier trace: the earlier trace's kernel files
- * that the new one does not write are removed (K-means has 2 kernels, vector add 1), other files
+ * that the new one does not write are removed (K-means has 3 kernels, vector add 1), other files
  * are left alone. */
 static void test_export_over_earlier(void **state) {
     (void)state;
@@ -148,7 +148,7 @@ static void test_export_over_earlier(void **state) {
              dir);
     if (tu_run_cli(cmd, &out) != 0) fail_msg("%s: %s", cmd, out);
     free(out);
-    snprintf(p, sizeof p, "%s/kernel-2.traceg", dir);
+    snprintf(p, sizeof p, "%s/kernel-3.traceg", dir); /* invert_mapping + 2 kmeansPoint */
     assert_true(tu_file_exists(p));
     snprintf(p, sizeof p, "%s/kernel-1.traceg.gz", dir);
     put_file(p, "an older compressed copy");
@@ -160,6 +160,8 @@ static void test_export_over_earlier(void **state) {
     snprintf(p, sizeof p, "%s/kernel-1.traceg", dir);
     assert_true(tu_file_exists(p));
     snprintf(p, sizeof p, "%s/kernel-2.traceg", dir);
+    assert_false(tu_file_exists(p));
+    snprintf(p, sizeof p, "%s/kernel-3.traceg", dir);
     assert_false(tu_file_exists(p));
     snprintf(p, sizeof p, "%s/kernel-1.traceg.gz", dir);
     assert_false(tu_file_exists(p));

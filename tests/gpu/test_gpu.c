@@ -137,7 +137,8 @@ static void test_lockstep_same_results(void **state) {
         {"rtx2060s", "bfs",
          "workload.bfs.nodes=4096;gpu.max_cycles=3000;noc.out_q=5;gpu.l2_in_q=1"},
         {"rtx2060s", "kmeans",
-         "gpu.max_insts=40000;noc.out_q=5;noc.in_q=5;gpu.l2_in_q=1;gpu.dram_q=2"},
+         "workload.kmeans.points=2048;gpu.max_insts=40000;noc.out_q=5;noc.in_q=5;gpu.l2_in_q=1;"
+         "gpu.dram_q=2"}, /* invert_mapping 10,240 instructions, then kmeansPoint */
         {"gtx480", "backprop", "core.lat_bar=3;l1d.mshrs=2"},
         {"qv100", "vecadd", "workload.vecadd.n=65536;gpu.dram_q=1;noc.in_q=5;noc.out_q=5"},
     };

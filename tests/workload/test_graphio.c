@@ -225,6 +225,8 @@ static void test_errors(void **state) {
                  "4: expected the value (a finite real number), found 'nan'");
     expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 -inf\n2 1 1\n",
                  "3: expected the value (a finite real number), found '-inf'");
+    expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 1\n2 1 1e39\n", /* beyond a float */
+                 "4: expected the value (a finite real number), found '1e39'");
     expect_error(mtx, "t.mtx", MM "3 3 2\n1 1 1.0\n4 1 2\n",
                  "4: the row index = 4 is out of range [1, 3]");
     expect_error(mtx, "t.mtx", MM "3 2 1\n1 3 1.0\n",

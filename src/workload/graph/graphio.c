@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -56,7 +57,8 @@ static bool tok_double(const char *s, size_t len, double *v) {
     buf[len] = '\0';
     errno = 0;
     *v = strtod(buf, &end);
-    return *end == '\0' && errno != ERANGE && isfinite(*v); /* no nan or inf weights */
+    /* no nan or inf weights, nor values a float (as they are kept) cannot hold */
+    return *end == '\0' && errno != ERANGE && isfinite(*v) && fabs(*v) <= FLT_MAX;
 }
 
 #define SHOW(s, len) (int)((len) > 40 ? 40 : (len)), (s)
