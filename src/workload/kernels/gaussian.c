@@ -12,8 +12,9 @@
  * Sizes: test 64, paper 208 (the size of Rodinia's largest shipped input, matrix208.txt);
  * workload.gaussian.size sets any other. The division a / a[t][t] is modelled in its fast-math
  * form, MUFU.RCP then FMUL (nvcc's precise division adds a few FFMAs and a rarely taken slow
- * path around the same MUFU), and `x -= m * y` as FMUL then FSUB; the host check uses the same
- * operations, so the results match bit for bit. */
+ * path around the same MUFU), and `x -= m * y` as one FFMA with m negated, as ptxas contracts it
+ * (the SASS of Fan2 for sm_75 has one FFMA per update); the host check uses the same operations
+ * (fmaf), so the results match bit for bit. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -76,9 +77,8 @@ static const struct km_inst fan2_code[] = {
     KM_LDG(4, 12, KR(11), 0), /* a[t][col] */
     KM_OP2(KM_IADD, 13, KR(7), KR(8)),
     KM_OP3(KM_IMAD, 13, KR(13), KI(4), KP(P_A)),
-    KM_LDG(4, 14, KR(13), 0), /* a[row][col] */
-    KM_OP2(KM_FMUL, 12, KR(10), KR(12)),
-    KM_OP2(KM_FSUB, 14, KR(14), KR(12)),
+    KM_LDG(4, 14, KR(13), 0),                 /* a[row][col] */
+    KM_FFMA_NEG_(14, KR(10), KR(12), KR(14)), /* a[row][col] - m * a[t][col], one FFMA */
     KM_STG(4, KR(13), 0, KR(14)),
     KM_ISETP_(KM_NE, 0, KR(3), KRZ),
     KM_BRA_IF(0, "end", "end"),
@@ -89,8 +89,7 @@ static const struct km_inst fan2_code[] = {
     KM_OP2(KM_IADD, 18, KR(7), KR(8)),
     KM_OP3(KM_IMAD, 18, KR(18), KI(4), KP(P_M)),
     KM_LDG(4, 18, KR(18), 0), /* m[row][yidx + t] */
-    KM_OP2(KM_FMUL, 18, KR(18), KR(17)),
-    KM_OP2(KM_FSUB, 16, KR(16), KR(18)),
+    KM_FFMA_NEG_(16, KR(18), KR(17), KR(16)),
     KM_STG(4, KR(15), 0, KR(16)),
     KM_LBL("end"),
     KM_EXIT_(),
@@ -168,12 +167,10 @@ static int gaussian_verify(struct workload *w, struct ws_err *e) {
             m[(size_t)row * n + t] = a[(size_t)row * n + t] * r;
         for (uint32_t row = t + 1; row < n; row++) {
             float mr = m[(size_t)row * n + t];
-            for (uint32_t col = t; col < n; col++) {
-                float p = mr * a[(size_t)t * n + col];
-                a[(size_t)row * n + col] -= p;
-            }
-            float p = mr * b[t];
-            b[row] -= p;
+            for (uint32_t col = t; col < n; col++)
+                a[(size_t)row * n + col] =
+                    fmaf(-mr, a[(size_t)t * n + col], a[(size_t)row * n + col]);
+            b[row] = fmaf(-mr, b[t], b[row]);
         }
     }
     const float *dm = devmem_host(g->kw.dm, g->d_m, 4 * nn),

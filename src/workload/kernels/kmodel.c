@@ -789,6 +789,8 @@ int km_run_warp_next(struct km_run *r, struct wl_warp *wp, struct inst *in, stru
                 FOR_LANES(ex, l) D[l] = V(A, l) * V(B, l) + V(C, l);
             } else if (k->op == KM_IADD) {
                 FOR_LANES(ex, l) D[l] = V(A, l) + V(B, l);
+            } else if (k->op == KM_FFMA && k->sub) { /* FFMA with a negated operand: c - a * b */
+                FOR_LANES(ex, l) D[l] = alu(k->op, V(A, l) ^ 0x80000000u, V(B, l), V(C, l));
             } else {
                 FOR_LANES(ex, l) D[l] = alu(k->op, V(A, l), V(B, l), V(C, l));
             }

@@ -141,6 +141,8 @@ struct km_inst {
 #define KM_OP2(o, d, x, y)      {.op = (o), .d1 = (d) + 1, .a = x, .b = y}
 #define KM_OP3(o, d, x, y, z)   {.op = (o), .d1 = (d) + 1, .a = x, .b = y, .c = z}
 #define KM_SEL_(d, x, y, p)     {.op = KM_SEL, .d1 = (d) + 1, .a = x, .b = y, .pd = (p)}
+/* d = z - x * y, one rounding: SASS's FFMA with its first operand negated */
+#define KM_FFMA_NEG_(d, x, y, z) {.op = KM_FFMA, .sub = 1, .d1 = (d) + 1, .a = x, .b = y, .c = z}
 #define KM_ISETP_(cmp, p, x, y) {.op = KM_ISETP, .sub = (cmp), .pd = (p), .a = x, .b = y}
 #define KM_FSETP_(cmp, p, x, y) {.op = KM_FSETP, .sub = (cmp), .pd = (p), .a = x, .b = y}
 #define KM_LDG(w, d, x, o) \
