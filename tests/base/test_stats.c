@@ -157,10 +157,9 @@ static void test_popcount(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hist_percentiles), cmocka_unit_test(test_hist_buckets_json),
-        cmocka_unit_test(test_registry),
-        cmocka_unit_test(test_text_reals),         cmocka_unit_test(test_rng_deterministic),
-        cmocka_unit_test(test_popcount),
+        cmocka_unit_test(test_hist_percentiles),  cmocka_unit_test(test_hist_buckets_json),
+        cmocka_unit_test(test_registry),          cmocka_unit_test(test_text_reals),
+        cmocka_unit_test(test_rng_deterministic), cmocka_unit_test(test_popcount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

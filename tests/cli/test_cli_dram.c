@@ -314,20 +314,13 @@ static void test_lockstep_same_results(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_unknown_key),
-        cmocka_unit_test(test_out_of_range_timing),
-        cmocka_unit_test(test_empty_config),
-        cmocka_unit_test(test_malformed_ini),
-        cmocka_unit_test(test_cross_key_rule),
-        cmocka_unit_test(test_unknown_policy),
-        cmocka_unit_test(test_bad_set_option),
-        cmocka_unit_test(test_deterministic_results),
-        cmocka_unit_test(test_config_dump),
-        cmocka_unit_test(test_malformed_trace_line),
-        cmocka_unit_test(test_output_paths),
-        cmocka_unit_test(test_lockstep_same_results),
-        cmocka_unit_test(test_rtw_follows_cas),
-        cmocka_unit_test(test_options_of_other_sources),
+        cmocka_unit_test(test_unknown_key),     cmocka_unit_test(test_out_of_range_timing),
+        cmocka_unit_test(test_empty_config),    cmocka_unit_test(test_malformed_ini),
+        cmocka_unit_test(test_cross_key_rule),  cmocka_unit_test(test_unknown_policy),
+        cmocka_unit_test(test_bad_set_option),  cmocka_unit_test(test_deterministic_results),
+        cmocka_unit_test(test_config_dump),     cmocka_unit_test(test_malformed_trace_line),
+        cmocka_unit_test(test_output_paths),    cmocka_unit_test(test_lockstep_same_results),
+        cmocka_unit_test(test_rtw_follows_cas), cmocka_unit_test(test_options_of_other_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
