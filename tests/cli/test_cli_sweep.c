@@ -260,7 +260,7 @@ static void test_failed_job_recorded(void **state) {
     free(out);
     /* sweep.pid naming a live process on this host (this test's): its jobs count as running, and
      * a second sweep into the folder is refused before it touches anything */
-    char host[256] = "", pidline[400];
+    char host[256] = "", pidline[1400];
     gethostname(host, sizeof host - 1);
     snprintf(path, sizeof path, "%s/sweep.pid", d);
     snprintf(pidline, sizeof pidline, "%ld %s\n", (long)getpid(), host);
