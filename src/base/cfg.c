@@ -550,13 +550,19 @@ static int unclaimed_error(const struct cfg *c, const struct setting *s, struct 
         if (d < bestd) bestd = d, best = c->note[i].key;
     }
     cfg_origin(c, s->key, where, sizeof where);
-    if (best) return ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
-    return ws_fail(e, "%s: unknown key '%s'", where, s->key);
+    if (best)
+        ws_fail(e, "%s: unknown key '%s' (did you mean '%s'?)", where, s->key, best);
+    else
+        ws_fail(e, "%s: unknown key '%s'", where, s->key);
+    return CFG_UNKNOWN_KEY;
 }
 
 int cfg_check_unclaimed(const struct cfg *c, struct ws_err *e) {
     for (size_t i = 0; i < c->nset; i++)
-        if (!c->set[i].claimed) return unclaimed_error(c, &c->set[i], e);
+        if (!c->set[i].claimed) {
+            unclaimed_error(c, &c->set[i], e);
+            return -1;
+        }
     return 0;
 }
 

@@ -104,7 +104,9 @@ int cfg_level(const struct cfg *c, const char *key);
  * cfg_dump() writes the key commented out. */
 int cfg_refuse_set(struct cfg *c, const char *key, const char *chooser, const char *why,
                    struct ws_err *e);
-/* The same check for one key (sweeps: a setting may apply to some jobs only). */
+/* The same check for one key (sweeps: a setting may apply to some jobs only): 0, -1 for a key
+ * this configuration does not read (a note says why), CFG_UNKNOWN_KEY for one no table has. */
+enum { CFG_UNKNOWN_KEY = -2 };
 int cfg_check_key(const struct cfg *c, const char *key, struct ws_err *e);
 
 /* "Did you mean" for names other than keys (workloads, presets): offer each valid name in turn;

@@ -93,7 +93,8 @@ int ws_check_output(const char *path, struct ws_err *e) {
      * (and remove) a short-named file in the folder, so that a long run does not end unable to
      * write */
     char probe[4096 + 16];
-    if (snprintf(probe, sizeof probe, "%s/.wsXXXXXX", dir) >= (int)sizeof probe)
+    /* mkstemp's template: it replaces the six X with a unique suffix */
+    if (snprintf(probe, sizeof probe, "%s/.ws-probe-XXXXXX", dir) >= (int)sizeof probe)
         return ws_fail(e, "%s: path too long", path);
     int fd = mkstemp(probe);
     if (fd < 0) return ws_fail(e, "%s: cannot create files in %s: %s", path, dir, strerror(errno));

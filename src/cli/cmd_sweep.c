@@ -88,6 +88,7 @@ static int check_jobs(struct sweep *sw, struct ws_err *e) {
     struct recipe *r = &sw->r;
     uint64_t used = 0;
     static char first_err[RCP_MAX_SETS][1024];
+    bool first_unknown[RCP_MAX_SETS] = {false};
     memset(first_err, 0, sizeof first_err);
     char(*seen)[3 * RCP_VAL] = calloc((size_t)sw->njobs, sizeof *seen);
     int nseen = 0;
@@ -110,7 +111,8 @@ static int check_jobs(struct sweep *sw, struct ws_err *e) {
         if (rc == 0 && !(w = workload_create(c, e))) rc = -1;
         for (int i = 0; rc == 0 && i < s.nsets; i++) {
             struct ws_err ke = {{0}};
-            if (cfg_check_key(c, s.sets[i].key, &ke) == 0) {
+            int krc = cfg_check_key(c, s.sets[i].key, &ke);
+            if (krc == 0) {
                 if (s.set_index[i] >= 0) used |= UINT64_C(1) << s.set_index[i];
                 continue;
             }
@@ -118,9 +120,11 @@ static int check_jobs(struct sweep *sw, struct ws_err *e) {
                 job->sets_skip |= UINT64_C(1) << s.set_index[i];
                 /* a typo's "unknown key" (with its suggestion) says more than another job's
                  * "not read with this configuration" */
-                char *fe = first_err[s.set_index[i]];
-                if (!fe[0] || (strstr(ke.msg, "unknown key '") && !strstr(fe, "unknown key '")))
-                    snprintf(fe, sizeof first_err[0], "%s", ke.msg);
+                int si = s.set_index[i];
+                if (!first_err[si][0] || (krc == CFG_UNKNOWN_KEY && !first_unknown[si])) {
+                    snprintf(first_err[si], sizeof first_err[0], "%s", ke.msg);
+                    first_unknown[si] = krc == CFG_UNKNOWN_KEY;
+                }
             } else {
                 rc = ws_fail(e, "%s (in job %s)", ke.msg, job->name);
             }
@@ -553,17 +557,19 @@ static int follow(const char *dir, bool collect) {
     bool alive = sweep_alive(dir, who, sizeof who), local = access(path, F_OK) != 0;
     bool stopped = !alive && local;
     /* --no-submit leaves no job id; the script may have been submitted by hand since */
-    bool nojid = !alive && !local && !jid[0];
-    if (stopped)
-        printf("sweep %s: %d/%d done, %d failed, %d not run%s\n", dir, done, n, failed,
-               n - done - failed,
-               n - done - failed ? " (the sweep is not running: finish it with --resume)" : "");
-    else
-        printf("sweep %s: %d/%d done, %d failed, %d queued or running%s%s%s%s%s%s\n", dir, done, n,
-               failed, n - done - failed, jid[0] ? " (Slurm job " : "", jid, jid[0] ? ")" : "",
-               nojid && done + failed < n ? " (no Slurm job id: warpsim did not submit " : "",
-               nojid && done + failed < n ? path : "",
-               nojid && done + failed < n ? "; submit it unless that was done by hand)" : "");
+    int left = n - done - failed;
+    char why[PATH_MAX + 160] = "";
+    if (stopped && left)
+        snprintf(why, sizeof why, " (the sweep is not running: finish it with --resume)");
+    else if (jid[0])
+        snprintf(why, sizeof why, " (Slurm job %s)", jid);
+    else if (!alive && !local && left) /* --no-submit: the script may have been submitted by hand */
+        snprintf(why, sizeof why,
+                 " (no Slurm job id: warpsim did not submit %s; submit it unless that was done by "
+                 "hand)",
+                 path);
+    printf("sweep %s: %d/%d done, %d failed, %d %s%s\n", dir, done, n, failed, left,
+           stopped ? "not run" : "queued or running", why);
     if (collect && code == WS_EXIT_OK)
         code = failed || (stopped && done < n) ? WS_EXIT_INPUT : done < n ? 75 : WS_EXIT_OK;
     json_decref(st);

@@ -187,7 +187,6 @@ struct kmeans {
     uint32_t np, nf, nc, iters;
     uint64_t d_feat, d_inv, d_memb, d_clus; /* d_feat: feature_flipped_d (point-major) */
     bool inverted;                          /* invert_mapping has been launched */
-    uint32_t kernels;                       /* launches of either kernel */
     uint32_t grid;                          /* blocks per grid dimension */
     float *centres;                         /* [nc][nf] for the next launch */
     float *used;                            /* [nc][nf] of the last launch (verify) */
@@ -236,7 +235,7 @@ static int kmeans_next(struct workload *w, struct kernel_desc *kd, struct ws_err
         l.param[P_INPTS] = k->np;
         l.param[P_INF] = k->nf;
         if (km_run_launch(k->kw.run, &l, kd, e)) return -1;
-        kd->id = k->kernels++;
+        kd->id = 0;
         kd->copies = k->copies;
         kd->ncopies = 1;
         return 1;
@@ -266,8 +265,7 @@ static int kmeans_next(struct workload *w, struct kernel_desc *kd, struct ws_err
     l.param[P_MEMB] = (int64_t)k->d_memb;
     l.param[P_CLUS] = (int64_t)k->d_clus;
     if (km_run_launch(k->kw.run, &l, kd, e)) return -1;
-    k->launches++;
-    kd->id = k->kernels++;
+    kd->id = 1 + k->launches++; /* after invert_mapping's 0 */
     kd->copies = k->copies;
     kd->ncopies = n;
     return 1;
